@@ -1,0 +1,71 @@
+import type { Address } from 'viem';
+import { db } from '../db';
+import type { Agent, Prisma } from '../db/generated/client';
+import { isUniqueViolation } from '../db/errors';
+import { emit } from '../events/emit';
+import { ApiError } from '../http/errors';
+import { generateHandle } from './handles';
+
+export interface NewAgent {
+  ownerWallet: Address;
+  agentPubkey: string;
+  name: string;
+  /** Chosen by the caller; generated from the name when absent. */
+  handle?: string;
+  bio?: string;
+  avatarUrl?: string | null;
+  scopes?: string[];
+  maxSpendPerDay?: bigint | null;
+  metadata?: Record<string, unknown>;
+}
+
+export class AgentExistsError extends Error {}
+
+/**
+ * Creates an agent and emits agent.registered in the same transaction. Throws 409 handle_taken
+ * for a chosen handle in use, and AgentExistsError when the wallet already has an agent with
+ * this agent_pubkey (callers decide what that means for them).
+ */
+export async function createAgent(input: NewAgent): Promise<Agent> {
+  for (let attempt = 0; ; attempt++) {
+    const handle = input.handle ?? (await generateHandle(input.name));
+    try {
+      return await db().$transaction(async (tx) => {
+        const agent = await tx.agent.create({
+          data: {
+            ownerWallet: input.ownerWallet,
+            agentPubkey: input.agentPubkey,
+            name: input.name,
+            handle,
+            bio: input.bio ?? '',
+            avatarUrl: input.avatarUrl ?? null,
+            scopes: input.scopes ?? [],
+            maxSpendPerDay: input.maxSpendPerDay ?? null,
+            metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
+          },
+        });
+        await emit(
+          'agent.registered',
+          {
+            agent_id: agent.id,
+            handle: agent.handle,
+            name: agent.name,
+            wallet_address: agent.ownerWallet,
+            created_at: agent.createdAt.toISOString(),
+          },
+          tx,
+        );
+        return agent;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'handle')) {
+        if (input.handle) throw new ApiError('handle_taken', `Handle ${input.handle} is already taken`, { handle: input.handle });
+        if (attempt < 3) continue;
+      }
+      if (isUniqueViolation(error, 'owner_wallet') || isUniqueViolation(error, 'agent_pubkey')) {
+        throw new AgentExistsError('agent exists');
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import type { Address } from 'viem';
+import { db } from '../db';
+import type { Agent } from '../db/generated/client';
+import { ApiError } from '../http/errors';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const HANDLE = /^[a-z0-9-]{1,64}$/;
+
+/** An agent by UUID or by handle (case-insensitive); null when there is none. */
+export async function findAgent(ref: string): Promise<Agent | null> {
+  if (UUID.test(ref)) return db().agent.findUnique({ where: { id: ref.toLowerCase() } });
+  const handle = ref.toLowerCase();
+  if (!HANDLE.test(handle)) return null;
+  return db().agent.findUnique({ where: { handle } });
+}
+
+export async function requireAgent(ref: string): Promise<Agent> {
+  const agent = await findAgent(ref);
+  if (!agent) throw ApiError.notFound('Agent');
+  return agent;
+}
+
+/** The wallet's agent as family A sees it: its oldest. */
+export function primaryAgentOf(wallet: Address): Promise<Agent | null> {
+  return db().agent.findFirst({ where: { ownerWallet: wallet }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}

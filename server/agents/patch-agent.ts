@@ -1,0 +1,66 @@
+import { Ajv } from 'ajv';
+import { db } from '../db';
+import { Prisma } from '../db/generated/client';
+import type { Caller } from '../http/caller';
+import { ApiError } from '../http/errors';
+import { checkOutboundUrl } from '../net/check-url';
+import { currentRuntime } from '../runtime';
+import { requireAgent } from './find-agent';
+
+export interface AgentPatch {
+  agentName?: string;
+  bio?: string;
+  twitterHandle?: string | null;
+  discordHandle?: string | null;
+  telegramHandle?: string | null;
+  priceClawPerCall?: bigint;
+  maxSpendPerDay?: bigint | null;
+  status?: 'active' | 'paused';
+  isCallable?: boolean;
+  invokeUrl?: string | null;
+  invokeSchema?: Record<string, unknown> | null;
+}
+
+const ajv = new Ajv({ strict: false, allErrors: false });
+
+/** Throws 400 unless `schema` compiles as a JSON Schema. */
+export function assertJsonSchema(schema: Record<string, unknown>): void {
+  try {
+    ajv.compile(schema);
+  } catch (error) {
+    throw new ApiError('invalid_request', 'invoke_schema is not a valid JSON Schema', {
+      fields: { invoke_schema: (error as Error).message },
+    });
+  }
+}
+
+/** PATCH /api/v1/agents/{id}: the owner changes its agent. */
+export async function patchAgent(caller: Caller, ref: string, patch: AgentPatch) {
+  const agent = await requireAgent(ref);
+  if (agent.ownerWallet !== caller.wallet) throw new ApiError('forbidden', 'Only the agent owner can change this agent');
+  const { config } = currentRuntime();
+  if (patch.invokeUrl) {
+    checkOutboundUrl(
+      patch.invokeUrl,
+      { allowHttp: config.SERVICE_NETWORK === 'testnet' || config.ALLOW_PRIVATE_URLS, allowPrivate: config.ALLOW_PRIVATE_URLS },
+      'invoke_url',
+    );
+  }
+  if (patch.invokeSchema) assertJsonSchema(patch.invokeSchema);
+  return db().agent.update({
+    where: { id: agent.id },
+    data: {
+      name: patch.agentName,
+      bio: patch.bio,
+      twitterHandle: patch.twitterHandle,
+      discordHandle: patch.discordHandle,
+      telegramHandle: patch.telegramHandle,
+      priceClawPerCall: patch.priceClawPerCall,
+      maxSpendPerDay: patch.maxSpendPerDay,
+      status: patch.status,
+      isCallable: patch.isCallable,
+      invokeUrl: patch.invokeUrl,
+      invokeSchema: patch.invokeSchema === null ? Prisma.DbNull : (patch.invokeSchema as Prisma.InputJsonValue | undefined),
+    },
+  });
+}

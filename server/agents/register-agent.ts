@@ -1,0 +1,54 @@
+import type { Address } from 'viem';
+import { verifySignedMessage } from '../auth/verify-signed-message';
+import { ApiError } from '../http/errors';
+import { AgentExistsError, createAgent } from './create-agent';
+import { findAgent, primaryAgentOf } from './find-agent';
+
+export interface RegisterAgentInput {
+  agentName: string;
+  walletAddress: Address;
+  message: string;
+  signature: string;
+  handle?: string;
+  bio?: string;
+  avatarUrl?: string;
+}
+
+/** The agent_pubkey of an agent registered through family A, which knows only the wallet. */
+export function walletPubkey(wallet: Address): string {
+  return `wallet:${wallet.toLowerCase()}`;
+}
+
+// POST /api/register-agent: the wallet signs `Register agent <agentName> <ts>`.
+export async function registerAgent(input: RegisterAgentInput) {
+  // Conflicts are checked before the signature is consumed, so a 409 costs the client nothing.
+  const existing = await primaryAgentOf(input.walletAddress);
+  if (existing) {
+    throw new ApiError('conflict', 'This wallet already has a registered agent', {
+      agent_id: existing.id,
+      handle: existing.handle,
+    });
+  }
+  if (input.handle && (await findAgent(input.handle))) {
+    throw new ApiError('handle_taken', `Handle ${input.handle} is already taken`, { handle: input.handle });
+  }
+  await verifySignedMessage({
+    wallet: input.walletAddress,
+    message: input.message,
+    signature: input.signature,
+    action: `Register agent ${input.agentName}`,
+  });
+  try {
+    return await createAgent({
+      ownerWallet: input.walletAddress,
+      agentPubkey: walletPubkey(input.walletAddress),
+      name: input.agentName,
+      handle: input.handle,
+      bio: input.bio,
+      avatarUrl: input.avatarUrl,
+    });
+  } catch (error) {
+    if (error instanceof AgentExistsError) throw new ApiError('conflict', 'This wallet already has a registered agent');
+    throw error;
+  }
+}

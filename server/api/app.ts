@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { cors } from 'hono/cors';
+import { ApiError } from '../http/errors';
+import type { AnyEndpoint } from '../http/endpoint';
+import { honoPath, mountEndpoint } from '../http/mount';
+import { log } from '../log';
+import { apiReference } from './docs';
+import { errorSchema } from './schemas';
+import { listApiKeysEndpoint, mintApiKeyEndpoint, revokeApiKeyEndpoint } from './a/api-keys';
+import { getAgentA } from './a/get-agent';
+import { getAgentByWallet } from './a/get-agent-by-wallet';
+import { listAgentsA } from './a/list-agents';
+import { registerAgentEndpoint } from './a/register-agent';
+import { statsEndpoint } from './a/stats';
+import { updateProfileEndpoint } from './a/update-profile';
+import { getAgentB, listAgentsB, patchAgentB, upsertAgentB } from './v1/agents';
+import { authChallenge, authRevoke, authVerify } from './v1/auth';
+import { health } from './v1/health';
+
+// Every REST endpoint, registered explicitly: a reader who knows the URL finds its file here.
+export const ENDPOINTS: AnyEndpoint[] = [
+  // family A: /api
+  registerAgentEndpoint,
+  getAgentByWallet,
+  listAgentsA,
+  getAgentA,
+  updateProfileEndpoint,
+  listApiKeysEndpoint,
+  mintApiKeyEndpoint,
+  revokeApiKeyEndpoint,
+  statsEndpoint,
+  // family B: /api/v1
+  health,
+  authChallenge,
+  authVerify,
+  authRevoke,
+  listAgentsB,
+  upsertAgentB,
+  getAgentB,
+  patchAgentB,
+];
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function errorResponse(context: Context, error: ApiError): Response {
+  const response = context.json(error.toBody(), error.status as 400);
+  for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
+  return response;
+}
+
+/** Builds the REST API: one fetch handler `(Request) => Response` for both path families. */
+export function createApi(endpoints: AnyEndpoint[] = ENDPOINTS): OpenAPIHono {
+  const app = new OpenAPIHono({ strict: false });
+
+  app.use('*', async (context, next) => {
+    const started = performance.now();
+    const incoming = context.req.header('x-request-id');
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    context.set('requestId' as never, requestId as never);
+    await next();
+    context.res.headers.set('X-Request-Id', requestId);
+    log.info(
+      {
+        request_id: requestId,
+        method: context.req.method,
+        path: context.req.path,
+        status: context.res.status,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      },
+      'request',
+    );
+  });
+
+  // Agents may run in browsers; credentials travel in headers, never cookies.
+  app.use(
+    '*',
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowHeaders: [
+        'Authorization',
+        'Content-Type',
+        'X-Api-Key',
+        'X-Agent-Address',
+        'X-Agent-Message',
+        'X-Message-Signature',
+        'Idempotency-Key',
+        'Last-Event-ID',
+        'X-Request-Id',
+      ],
+      exposeHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Location'],
+      maxAge: 86400,
+    }),
+  );
+
+  app.openAPIRegistry.register('Error', errorSchema);
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'api_key', { type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'signature', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Message-Signature',
+    description:
+      'EIP-191 signature of X-Agent-Message by X-Agent-Address; the message ends with a Unix timestamp (5 minutes) and is accepted once.',
+  });
+
+  for (const def of endpoints) mountEndpoint(app, def);
+
+  const document = () =>
+    app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'Vouchsafe API',
+        version: '1.1.0',
+        description:
+          'Identity, trust and safety for autonomous agents on Base. Family A lives under /api, family B under /api/v1.',
+      },
+    });
+  let cachedDocument: ReturnType<typeof document> | null = null;
+  app.get('/api/openapi.json', (context) => context.json((cachedDocument ??= document())));
+  apiReference(app);
+
+  const routeMatchers = endpoints.map((def) => ({
+    method: def.method.toUpperCase(),
+    pattern: new RegExp(`^${honoPath(def.path).replace(/:[^/]+/g, '[^/]+')}/?$`),
+  }));
+  app.notFound((context) => {
+    const allowed = routeMatchers.filter((route) => route.pattern.test(context.req.path)).map((route) => route.method);
+    if (allowed.length > 0) {
+      const response = errorResponse(
+        context,
+        new ApiError('method_not_allowed', `Method ${context.req.method} is not allowed on ${context.req.path}`, { allowed }),
+      );
+      response.headers.set('Allow', [...new Set(allowed)].join(', '));
+      return response;
+    }
+    return errorResponse(context, new ApiError('not_found', `No route for ${context.req.method} ${context.req.path}`));
+  });
+
+  app.onError((error, context) => {
+    if (error instanceof ApiError) return errorResponse(context, error);
+    const requestId = context.get('requestId' as never) as string;
+    log.error({ request_id: requestId, err: error }, 'unhandled error');
+    return context.json({ error: 'Internal server error', code: 'internal_error', details: { request_id: requestId } }, 500);
+  });
+
+  return app;
+}

@@ -1,0 +1,65 @@
+import { db } from '../db';
+import type { ApiKey } from '../db/generated/client';
+import type { Caller } from '../http/caller';
+import { ApiError } from '../http/errors';
+import { hashSecret, newApiKey } from './credentials';
+
+function keyView(key: ApiKey) {
+  return {
+    key_id: key.id,
+    label: key.label,
+    prefix: key.prefix,
+    scopes: key.scopes,
+    status: key.revokedAt ? 'revoked' : 'active',
+    created_at: key.createdAt.toISOString(),
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/** GET /api/list-api-keys: the caller's keys, never their secrets. */
+export async function listApiKeys(caller: Caller) {
+  const keys = await db().apiKey.findMany({ where: { wallet: caller.wallet }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
+  return { keys: keys.map(keyView) };
+}
+
+/** POST /api/mint-api-key: a new key with at most the caller's own scopes; the secret is shown once. */
+export async function mintApiKey(caller: Caller, input: { label: string; scopes?: string[] }) {
+  const scopes = input.scopes ?? [...caller.scopes];
+  const beyond = scopes.find((scope) => !caller.scopes.includes(scope));
+  if (beyond) {
+    throw new ApiError('missing_scope', `Cannot grant scope ${beyond}: the calling credential does not hold it`, {
+      required_scope: beyond,
+    });
+  }
+  const { key, prefix } = newApiKey();
+  const record = await db().apiKey.create({
+    data: {
+      keyHash: hashSecret(key),
+      prefix,
+      label: input.label,
+      wallet: caller.wallet,
+      agentPubkey: caller.agentPubkey,
+      scopes,
+      maxSpendPerDay: caller.maxSpendPerDay,
+      source: 'mint',
+    },
+  });
+  return { ...keyView(record), api_key: key };
+}
+
+/** POST /api/revoke-api-key: revokes one of the caller's keys at once. Another wallet's key is 404. */
+export async function revokeApiKey(caller: Caller, keyId: string) {
+  const key = await db().apiKey.findFirst({ where: { id: keyId, wallet: caller.wallet } });
+  if (!key) throw ApiError.notFound('API key');
+  const revoked = key.revokedAt ? key : await db().apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+  return { revoked: true, ...keyView(revoked) };
+}
+
+/** POST /api/v1/auth/revoke: revokes the bearer token that makes the call. */
+export async function revokeToken(caller: Caller) {
+  if (caller.via !== 'bearer' || !caller.credentialId)
+    throw new ApiError('invalid_request', 'Only a bearer token can revoke itself');
+  await db().accessToken.update({ where: { id: caller.credentialId }, data: { revokedAt: new Date() } });
+  return { revoked: true };
+}

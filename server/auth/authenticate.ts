@@ -1,0 +1,151 @@
+import { getAddress, isAddress } from 'viem';
+import { database } from '../db';
+import type { AuthMode, Caller } from '../http/caller';
+import type { AuthSpec } from '../http/endpoint';
+import { ApiError } from '../http/errors';
+import { hashSecret, isWellFormedApiKey } from './credentials';
+import { ALL_SCOPES } from './scopes';
+import { verifySignedMessage } from './verify-signed-message';
+
+const ORDER: AuthMode[] = ['bearer', 'api_key', 'signature'];
+const LABEL: Record<AuthMode, string> = {
+  bearer: 'a bearer token',
+  api_key: 'an X-Api-Key',
+  signature: 'X-Agent-Address, X-Agent-Message and X-Message-Signature headers',
+};
+
+interface CredentialRow {
+  id: string;
+  wallet: string;
+  agent_pubkey: string | null;
+  scopes: string[];
+  max_spend_per_day: string | bigint | null;
+  agent_id: string | null;
+}
+
+// The agent a credential acts for: the one with its agent_pubkey, else the wallet's oldest agent.
+const AGENT_FOR_CREDENTIAL = `LEFT JOIN LATERAL (
+    SELECT id FROM agents
+    WHERE owner_wallet = c.wallet
+    ORDER BY COALESCE(agent_pubkey = c.agent_pubkey, false) DESC, created_at ASC, id ASC
+    LIMIT 1
+  ) a ON true`;
+
+function unauthorized(message: string, details: Record<string, unknown> = {}): ApiError {
+  return new ApiError('unauthorized', message, details);
+}
+
+function presentedModes(headers: Headers): AuthMode[] {
+  const modes: AuthMode[] = [];
+  if (headers.has('authorization')) modes.push('bearer');
+  if (headers.has('x-api-key')) modes.push('api_key');
+  if (headers.has('x-agent-address') || headers.has('x-agent-message') || headers.has('x-message-signature')) {
+    modes.push('signature');
+  }
+  return modes;
+}
+
+function toCaller(via: AuthMode, row: CredentialRow): Caller {
+  return {
+    via,
+    wallet: getAddress(row.wallet),
+    agentId: row.agent_id,
+    agentPubkey: row.agent_pubkey,
+    scopes: row.scopes,
+    credentialId: row.id,
+    maxSpendPerDay: row.max_spend_per_day === null ? null : BigInt(row.max_spend_per_day),
+  };
+}
+
+/** Resolves a bearer token to its caller, or null when unknown, expired or revoked. */
+export async function callerForToken(token: string): Promise<Caller | null> {
+  const [row] = await database().sql.query<CredentialRow>(
+    `SELECT c.id, c.wallet, c.agent_pubkey, c.scopes, c.max_spend_per_day, a.id AS agent_id
+     FROM access_tokens c ${AGENT_FOR_CREDENTIAL}
+     WHERE c.token_hash = $1 AND c.revoked_at IS NULL AND c.expires_at > now()`,
+    [hashSecret(token)],
+  );
+  return row ? toCaller('bearer', row) : null;
+}
+
+async function fromBearer(headers: Headers): Promise<Caller> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.get('authorization') ?? '');
+  if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"');
+  const caller = await callerForToken(match[1]!);
+  if (!caller) throw unauthorized('The bearer token is invalid, expired or revoked');
+  return caller;
+}
+
+async function fromApiKey(headers: Headers): Promise<Caller> {
+  const key = headers.get('x-api-key')!.trim();
+  if (!isWellFormedApiKey(key)) throw unauthorized('The API key is malformed');
+  const { sql } = database();
+  const [row] = await sql.query<CredentialRow>(
+    `SELECT c.id, c.wallet, c.agent_pubkey, c.scopes, c.max_spend_per_day, a.id AS agent_id
+     FROM api_keys c ${AGENT_FOR_CREDENTIAL}
+     WHERE c.key_hash = $1 AND c.revoked_at IS NULL`,
+    [hashSecret(key)],
+  );
+  if (!row) throw unauthorized('The API key is invalid or revoked');
+  // last_used_at is informative: written at most once a minute, off the request's path.
+  void sql
+    .query(
+      `UPDATE api_keys SET last_used_at = now()
+       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+      [row.id],
+    )
+    .catch(() => {});
+  return toCaller('api_key', row);
+}
+
+async function fromSignature(headers: Headers): Promise<Caller> {
+  const address = headers.get('x-agent-address')?.trim();
+  const message = headers.get('x-agent-message');
+  const signature = headers.get('x-message-signature')?.trim();
+  if (!address || !message || !signature) {
+    throw unauthorized('Signature authentication needs X-Agent-Address, X-Agent-Message and X-Message-Signature');
+  }
+  if (!isAddress(address, { strict: false })) throw unauthorized('X-Agent-Address is not an EVM address');
+  const wallet = getAddress(address);
+  await verifySignedMessage({ wallet, message, signature });
+  const [agent] = await database().sql.query<{ id: string }>(
+    'SELECT id FROM agents WHERE owner_wallet = $1 ORDER BY created_at ASC, id ASC LIMIT 1',
+    [wallet],
+  );
+  // The wallet itself signed: it holds every scope of its own agents.
+  return {
+    via: 'signature',
+    wallet,
+    agentId: agent?.id ?? null,
+    agentPubkey: null,
+    scopes: ALL_SCOPES,
+    credentialId: null,
+    maxSpendPerDay: null,
+  };
+}
+
+const RESOLVERS: Record<AuthMode, (headers: Headers) => Promise<Caller>> = {
+  bearer: fromBearer,
+  api_key: fromApiKey,
+  signature: fromSignature,
+};
+
+/**
+ * Resolves the caller for an endpoint's auth spec. Presented credentials are always checked:
+ * a bad one is 401 even where authentication is optional.
+ */
+export async function authenticate(request: Request, spec: AuthSpec): Promise<Caller | null> {
+  if (spec === 'none') return null;
+  const accepted: readonly AuthMode[] = spec === 'optional' ? ORDER : spec;
+  const presented = presentedModes(request.headers);
+  const usable = ORDER.filter((mode) => presented.includes(mode) && accepted.includes(mode));
+  if (usable.length === 0) {
+    if (presented.length === 0 && spec === 'optional') return null;
+    const expected = accepted.map((mode) => LABEL[mode]).join(' or ');
+    throw unauthorized(
+      presented.length === 0 ? `Authentication required: send ${expected}` : `This endpoint accepts ${expected}`,
+      { accepted },
+    );
+  }
+  return RESOLVERS[usable[0]!](request.headers);
+}

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import type { Address } from 'viem';
+import { createSiweMessage } from 'viem/siwe';
+import { db } from '../db';
+import { currentRuntime } from '../runtime';
+import { ALL_SCOPES, normalizeScopes } from './scopes';
+
+export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
+
+export interface ChallengeInput {
+  ownerWallet: Address;
+  agentPubkey: string;
+  agentName?: string;
+  requestedScopes?: string[];
+  maxSpendPerDay?: bigint;
+}
+
+/**
+ * POST /api/v1/auth/challenge: a Sign-In with Ethereum (EIP-4361) message bound to this
+ * deployment's domain, the wallet and the chain, with a 128-bit nonce; valid 10 minutes, once.
+ */
+export async function createChallenge(input: ChallengeInput) {
+  const { config } = currentRuntime();
+  const base = new URL(config.PUBLIC_BASE_URL);
+  const issuedAt = new Date();
+  const expiresAt = new Date(issuedAt.getTime() + CHALLENGE_TTL_MS);
+  // Without requested_scopes the token gets every scope: the wallet owner is signing.
+  const scopes = normalizeScopes(input.requestedScopes ?? ALL_SCOPES);
+  const message = createSiweMessage({
+    domain: base.host,
+    address: input.ownerWallet,
+    statement: `Sign in to Vouchsafe as agent ${input.agentName ?? input.agentPubkey}. Scopes: ${scopes.join(' ') || 'none'}.`,
+    uri: base.origin,
+    version: '1',
+    chainId: config.CHAIN_ID,
+    nonce: randomBytes(16).toString('hex'),
+    issuedAt,
+    expirationTime: expiresAt,
+    resources: [`${base.origin}/agents/${encodeURIComponent(input.agentPubkey)}`],
+  });
+  const challenge = await db().authChallenge.create({
+    data: {
+      wallet: input.ownerWallet,
+      agentPubkey: input.agentPubkey,
+      agentName: input.agentName ?? null,
+      scopes,
+      maxSpendPerDay: input.maxSpendPerDay ?? null,
+      message,
+      expiresAt,
+    },
+  });
+  return { challenge: message, challenge_id: challenge.id, expires_at: expiresAt.toISOString() };
+}

@@ -1,0 +1,79 @@
+import { getAddress } from 'viem';
+import { agentViewB } from '../agents/agent-views';
+import { loadOneAgentMetrics } from '../agents/agent-metrics';
+import { db } from '../db';
+import { ApiError } from '../http/errors';
+import { hashSecret, newAccessToken, newApiKey, TOKEN_TTL_MS } from './credentials';
+import { verifyWalletSignature } from './verify-signature';
+
+const refused = () =>
+  new ApiError('invalid_signature', 'Challenge is unknown, expired, already used, or the signature does not match');
+
+/**
+ * POST /api/v1/auth/verify: checks the personal_sign signature of a challenge, consumes it and
+ * issues a 24-hour bearer token. The permanent ck_ API key is issued with the first successful
+ * verify of a wallet and agent_pubkey and shown only then (docs/spec-decisions.md).
+ */
+export async function verifyChallenge(challengeId: string, signature: string) {
+  const challenge = await db().authChallenge.findUnique({ where: { id: challengeId } });
+  if (!challenge || challenge.usedAt || challenge.expiresAt <= new Date()) throw refused();
+  const wallet = getAddress(challenge.wallet);
+  if (!(await verifyWalletSignature(wallet, challenge.message, signature))) throw refused();
+
+  const token = newAccessToken();
+  const expiresAt = new Date(Date.now() + TOKEN_TTL_MS);
+  const issued = await db().$transaction(async (tx) => {
+    // Single use under concurrency: only one verify can flip used_at.
+    const consumed = await tx.authChallenge.updateMany({
+      where: { id: challenge.id, usedAt: null, expiresAt: { gt: new Date() } },
+      data: { usedAt: new Date() },
+    });
+    if (consumed.count !== 1) throw refused();
+    await tx.accessToken.create({
+      data: {
+        tokenHash: hashSecret(token),
+        wallet,
+        agentPubkey: challenge.agentPubkey,
+        scopes: challenge.scopes,
+        maxSpendPerDay: challenge.maxSpendPerDay,
+        expiresAt,
+      },
+    });
+    const hasKey = await tx.apiKey.findFirst({
+      where: { wallet, agentPubkey: challenge.agentPubkey, source: 'verify' },
+      select: { id: true, prefix: true },
+    });
+    if (hasKey) return { apiKey: null, apiKeyPrefix: hasKey.prefix };
+    const key = newApiKey();
+    await tx.apiKey.create({
+      data: {
+        keyHash: hashSecret(key.key),
+        prefix: key.prefix,
+        label: `issued at sign-in for ${challenge.agentName ?? challenge.agentPubkey}`.slice(0, 100),
+        wallet,
+        agentPubkey: challenge.agentPubkey,
+        scopes: challenge.scopes,
+        maxSpendPerDay: challenge.maxSpendPerDay,
+        source: 'verify',
+      },
+    });
+    return { apiKey: key.key, apiKeyPrefix: key.prefix };
+  });
+
+  const agent =
+    (await db().agent.findUnique({
+      where: { ownerWallet_agentPubkey: { ownerWallet: wallet, agentPubkey: challenge.agentPubkey } },
+    })) ?? null;
+  return {
+    token,
+    token_type: 'Bearer',
+    expires_at: expiresAt.toISOString(),
+    wallet_address: wallet,
+    agent_pubkey: challenge.agentPubkey,
+    scopes: challenge.scopes,
+    agent: agent ? agentViewB(agent, await loadOneAgentMetrics(agent)) : null,
+    tier: agent?.tier ?? 'none',
+    api_key: issued.apiKey,
+    api_key_prefix: issued.apiKeyPrefix,
+  };
+}

@@ -1,0 +1,60 @@
+import type { PGlite } from '@electric-sql/pglite';
+import type pg from 'pg';
+
+/** The raw SQL surface shared by PGlite and node-postgres, used by migrations and hot-path queries. */
+export interface SqlRunner {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a script of several statements (no parameters). */
+  exec(sql: string): Promise<void>;
+  /** Runs `fn` on one connection (needed for session-level advisory locks). */
+  withConnection<R>(fn: (conn: SqlRunner) => Promise<R>): Promise<R>;
+}
+
+export function pgliteRunner(pglite: PGlite): SqlRunner {
+  const runner: SqlRunner = {
+    async query<T>(sql: string, params?: unknown[]) {
+      const result = await pglite.query<T>(sql, params);
+      return result.rows;
+    },
+    async exec(sql) {
+      await pglite.exec(sql);
+    },
+    // PGlite is a single connection already.
+    withConnection: (fn) => fn(runner),
+  };
+  return runner;
+}
+
+export function poolRunner(pool: pg.Pool): SqlRunner {
+  return {
+    async query<T>(sql: string, params?: unknown[]) {
+      const result = await pool.query(sql, params);
+      return result.rows as T[];
+    },
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    async withConnection(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn(clientRunner(client));
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+function clientRunner(client: pg.PoolClient): SqlRunner {
+  const runner: SqlRunner = {
+    async query<T>(sql: string, params?: unknown[]) {
+      const result = await client.query(sql, params);
+      return result.rows as T[];
+    },
+    async exec(sql) {
+      await client.query(sql);
+    },
+    withConnection: (fn) => fn(runner),
+  };
+  return runner;
+}

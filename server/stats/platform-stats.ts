@@ -1,0 +1,22 @@
+import { database } from '../db';
+
+/** GET /api/stats: live platform counters, counted from the tables themselves. */
+export async function platformStats() {
+  const [row] = await database().sql.query<Record<string, string | number | bigint>>(
+    `SELECT
+       (SELECT count(*) FROM agents) AS agents,
+       (SELECT count(*) FROM agents WHERE is_callable) AS callable_agents,
+       (SELECT count(DISTINCT owner_wallet) FROM agents) AS wallets,
+       (SELECT count(*) FROM events) AS events`,
+  );
+  const n = (key: string) => Number(row?.[key] ?? 0);
+  return {
+    agents: n('agents'),
+    callable_agents: n('callable_agents'),
+    wallets: n('wallets'),
+    scans: 0,
+    wallets_tracked: 0,
+    events: n('events'),
+    generated_at: new Date().toISOString(),
+  };
+}
