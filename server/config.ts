@@ -96,7 +96,7 @@ export function parseRateLimit(value: string): RateLimitOverride | null {
  * Reads and validates the environment. Throws ConfigError with a one-line message naming the
  * variable. Generates AUTH_SECRET and CRON_SECRET once into DATA_DIR when they are unset.
  */
-export function loadConfig(env: NodeJS.ProcessEnv): Config {
+export function loadConfig(env: Record<string, string | undefined>): Config {
   // An empty variable counts as unset, as in most deployment tools.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = schema.safeParse(present);

@@ -21,7 +21,7 @@ const slot = globalThis as typeof globalThis & {
 const state = (slot.__vouchsafeRuntime ??= { current: null, starting: null });
 
 export interface StartOptions {
-  env?: NodeJS.ProcessEnv;
+  env?: Record<string, string | undefined>;
   /** Use this database instead of opening one from the configuration (tests). */
   database?: Database;
 }

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './harness';
+import { newWallet, signatureHeaders, signIn } from './wallets';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+describe('API keys', () => {
+  it('mints a key shown once, lists it without the secret, and revokes it at once', async () => {
+    const account = newWallet();
+    const { token } = await signIn(app, account);
+    const minted = await app.post('/api/mint-api-key', { label: 'ci', scopes: ['credits.read'] }, { token });
+    expect(minted.status).toBe(201);
+    expect(minted.body.api_key).toMatch(/^ck_/);
+    expect(minted.body).toMatchObject({ label: 'ci', scopes: ['credits.read'], status: 'active' });
+    const list = await app.get('/api/list-api-keys', { token });
+    expect(list.status).toBe(200);
+    const listed = list.body.keys.find((k: any) => k.key_id === minted.body.key_id);
+    expect(listed.prefix).toBe(minted.body.api_key.slice(0, 11));
+    expect(JSON.stringify(list.body)).not.toContain(minted.body.api_key);
+    const apiKey = minted.body.api_key;
+    expect((await app.get('/api/v1/agents/me/stats', { headers: { 'X-Api-Key': apiKey } })).status).toBe(200);
+    const revoked = await app.post('/api/revoke-api-key', { key_id: minted.body.key_id }, { token });
+    expect(revoked.status).toBe(200);
+    expect((await app.get('/api/v1/agents/me/stats', { headers: { 'X-Api-Key': apiKey } })).status).toBe(401);
+  });
+
+  it('the key issued at verify works on /api/v1/agents/me/stats', async () => {
+    const account = newWallet();
+    const { api_key } = await signIn(app, account);
+    const stats = await app.get('/api/v1/agents/me/stats', { headers: { 'X-Api-Key': api_key! } });
+    expect(stats.status).toBe(200);
+    expect(stats.body.wallet).toBe(account.address);
+  });
+
+  it('refuses a mistyped key without a database hit, and an unknown one', async () => {
+    const { api_key } = await signIn(app, newWallet());
+    const typo = api_key!.slice(0, -1) + (api_key!.endsWith('a') ? 'b' : 'a');
+    expect((await app.get('/api/v1/agents/me/stats', { headers: { 'X-Api-Key': typo } })).body.error).toContain('malformed');
+    expect((await app.get('/api/v1/agents/me/stats', { headers: { 'X-Api-Key': 'ck_short' } })).status).toBe(401);
+  });
+
+  it('one wallet cannot revoke another’s key (404) and the key keeps working', async () => {
+    const owner = await signIn(app, newWallet());
+    const minted = await app.post('/api/mint-api-key', { label: 'mine' }, { token: owner.token });
+    const attacker = await signIn(app, newWallet());
+    const attempt = await app.post('/api/revoke-api-key', { key_id: minted.body.key_id }, { token: attacker.token });
+    expect(attempt.status).toBe(404);
+    expect((await app.get('/api/v1/agents/me/stats', { headers: { 'X-Api-Key': minted.body.api_key } })).status).toBe(200);
+    const attackerList = await app.get('/api/list-api-keys', { token: attacker.token });
+    expect(attackerList.body.keys.map((k: any) => k.key_id)).not.toContain(minted.body.key_id);
+  });
+
+  it('cannot mint scopes beyond the calling credential', async () => {
+    const { token } = await signIn(app, newWallet(), { scopes: ['api_keys.manage'] });
+    const response = await app.post('/api/mint-api-key', { label: 'escalate', scopes: ['agents.invoke'] }, { token });
+    expect(response.status).toBe(403);
+    expect(response.body.details.required_scope).toBe('agents.invoke');
+  });
+
+  it('works with signature headers', async () => {
+    const account = newWallet();
+    const minted = await app.post(
+      '/api/mint-api-key',
+      { label: 'sig' },
+      { headers: await signatureHeaders(account, 'Mint API key') },
+    );
+    expect(minted.status).toBe(201);
+    const list = await app.get('/api/list-api-keys', { headers: await signatureHeaders(account, 'List API keys') });
+    expect(list.body.keys).toHaveLength(1);
+  });
+
+  it('refuses unknown scopes and a bad key_id with 400', async () => {
+    const { token } = await signIn(app, newWallet());
+    expect((await app.post('/api/mint-api-key', { label: 'x', scopes: ['god.mode'] }, { token })).status).toBe(400);
+    expect((await app.post('/api/revoke-api-key', { key_id: 'nope' }, { token })).status).toBe(400);
+    expect((await app.post('/api/revoke-api-key', {}, { token })).status).toBe(400);
+  });
+});
