@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { loadConfig, type Config } from './config';
+import { resetLedgerCache } from './credits/ledger';
 import { useDatabase } from './db';
 import { openDatabase, type Database } from './db/open';
 import { RateLimiter, redisCounterStore, sqlCounterStore } from './http/rate-limit';
@@ -33,6 +34,7 @@ export async function startRuntime(options: StartOptions = {}): Promise<Runtime>
   redis?.on('error', (error) => log.warn({ err: error.message }, 'redis error'));
   const limiter = new RateLimiter(redis ? redisCounterStore(redis) : sqlCounterStore(database.sql), config.rateLimits);
   useDatabase(database);
+  resetLedgerCache();
   const runtime: Runtime = {
     config,
     database,

@@ -17,50 +17,56 @@ export interface NewAgent {
   scopes?: string[];
   maxSpendPerDay?: bigint | null;
   metadata?: Record<string, unknown>;
+  bootstrapIpHash?: string;
 }
 
 export class AgentExistsError extends Error {}
 
+async function insertAgent(input: NewAgent, handle: string, tx: Prisma.TransactionClient): Promise<Agent> {
+  const agent = await tx.agent.create({
+    data: {
+      ownerWallet: input.ownerWallet,
+      agentPubkey: input.agentPubkey,
+      name: input.name,
+      handle,
+      bio: input.bio ?? '',
+      avatarUrl: input.avatarUrl ?? null,
+      scopes: input.scopes ?? [],
+      maxSpendPerDay: input.maxSpendPerDay ?? null,
+      metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
+      bootstrapIpHash: input.bootstrapIpHash ?? null,
+    },
+  });
+  await emit(
+    'agent.registered',
+    {
+      agent_id: agent.id,
+      handle: agent.handle,
+      name: agent.name,
+      wallet_address: agent.ownerWallet,
+      created_at: agent.createdAt.toISOString(),
+    },
+    tx,
+  );
+  return agent;
+}
+
 /**
  * Creates an agent and emits agent.registered in the same transaction. Throws 409 handle_taken
  * for a chosen handle in use, and AgentExistsError when the wallet already has an agent with
- * this agent_pubkey (callers decide what that means for them).
+ * this agent_pubkey (callers decide what that means for them). Pass `tx` to create it inside
+ * the caller's transaction (a generated handle's rare collision is then not retried).
  */
-export async function createAgent(input: NewAgent): Promise<Agent> {
+export async function createAgent(input: NewAgent, tx?: Prisma.TransactionClient): Promise<Agent> {
   for (let attempt = 0; ; attempt++) {
-    const handle = input.handle ?? (await generateHandle(input.name));
     try {
-      return await db().$transaction(async (tx) => {
-        const agent = await tx.agent.create({
-          data: {
-            ownerWallet: input.ownerWallet,
-            agentPubkey: input.agentPubkey,
-            name: input.name,
-            handle,
-            bio: input.bio ?? '',
-            avatarUrl: input.avatarUrl ?? null,
-            scopes: input.scopes ?? [],
-            maxSpendPerDay: input.maxSpendPerDay ?? null,
-            metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
-          },
-        });
-        await emit(
-          'agent.registered',
-          {
-            agent_id: agent.id,
-            handle: agent.handle,
-            name: agent.name,
-            wallet_address: agent.ownerWallet,
-            created_at: agent.createdAt.toISOString(),
-          },
-          tx,
-        );
-        return agent;
-      });
+      if (tx) return await insertAgent(input, input.handle ?? (await generateHandle(input.name, tx)), tx);
+      const handle = input.handle ?? (await generateHandle(input.name));
+      return await db().$transaction((own) => insertAgent(input, handle, own));
     } catch (error) {
       if (isUniqueViolation(error, 'handle')) {
         if (input.handle) throw new ApiError('handle_taken', `Handle ${input.handle} is already taken`, { handle: input.handle });
-        if (attempt < 3) continue;
+        if (attempt < 3 && !tx) continue;
       }
       if (isUniqueViolation(error, 'owner_wallet') || isUniqueViolation(error, 'agent_pubkey')) {
         throw new AgentExistsError('agent exists');

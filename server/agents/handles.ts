@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { db } from '../db';
+import type { Prisma } from '../db/generated/client';
 
 export const HANDLE_PATTERN = /^[a-z0-9-]{3,30}$/;
 
@@ -16,11 +17,11 @@ export function handleBase(name: string): string {
 }
 
 /** A free handle derived from the name: the slug itself, else the slug with a random suffix. */
-export async function generateHandle(name: string): Promise<string> {
+export async function generateHandle(name: string, client: Pick<Prisma.TransactionClient, 'agent'> = db()): Promise<string> {
   const base = handleBase(name);
   const candidates = [base, ...Array.from({ length: 5 }, () => `${base}-${randomBytes(3).toString('hex')}`)];
   const taken = new Set(
-    (await db().agent.findMany({ where: { handle: { in: candidates } }, select: { handle: true } })).map((a) => a.handle),
+    (await client.agent.findMany({ where: { handle: { in: candidates } }, select: { handle: true } })).map((a) => a.handle),
   );
   const free = candidates.find((candidate) => !taken.has(candidate));
   return free ?? `${base}-${randomBytes(4).toString('hex')}`;

@@ -10,6 +10,7 @@ import { apiReference } from './docs';
 import { errorSchema } from './schemas';
 import { listApiKeysEndpoint, mintApiKeyEndpoint, revokeApiKeyEndpoint } from './a/api-keys';
 import { getAgentA } from './a/get-agent';
+import { invokeA, invokeInfoA } from './a/invoke';
 import { getAgentByWallet } from './a/get-agent-by-wallet';
 import { listAgentsA } from './a/list-agents';
 import { registerAgentEndpoint } from './a/register-agent';
@@ -17,6 +18,10 @@ import { statsEndpoint } from './a/stats';
 import { updateProfileEndpoint } from './a/update-profile';
 import { getAgentB, listAgentsB, patchAgentB, upsertAgentB } from './v1/agents';
 import { authChallenge, authRevoke, authVerify } from './v1/auth';
+import { bootstrapEndpoint } from './v1/bootstrap';
+import { creditsEndpoint, depositInfoEndpoint } from './v1/credits';
+import { invokeB } from './v1/invoke';
+import { meStatsEndpoint } from './v1/me-stats';
 import { health } from './v1/health';
 
 // Every REST endpoint, registered explicitly: a reader who knows the URL finds its file here.
@@ -31,15 +36,22 @@ export const ENDPOINTS: AnyEndpoint[] = [
   mintApiKeyEndpoint,
   revokeApiKeyEndpoint,
   statsEndpoint,
+  invokeInfoA,
+  invokeA,
   // family B: /api/v1
   health,
   authChallenge,
   authVerify,
   authRevoke,
+  bootstrapEndpoint,
+  meStatsEndpoint,
   listAgentsB,
   upsertAgentB,
   getAgentB,
   patchAgentB,
+  invokeB,
+  creditsEndpoint,
+  depositInfoEndpoint,
 ];
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

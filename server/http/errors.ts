@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   invalid_signature: 401,
   insufficient_credits: 402,
+  daily_limit_exceeded: 402,
   missing_scope: 403,
   forbidden: 403,
   tier_required: 403,

@@ -15,7 +15,6 @@ export interface RateLimitResult {
 /** Fixed-window counters: add one and return the count and the window's end. */
 export interface CounterStore {
   increment(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
-  decrement(key: string): Promise<void>;
 }
 
 export function sqlCounterStore(sql: SqlRunner): CounterStore {
@@ -36,9 +35,6 @@ export function sqlCounterStore(sql: SqlRunner): CounterStore {
       if (++calls % 500 === 0) await sql.query('DELETE FROM rate_limit_counters WHERE window_ends < now()');
       return { count: Number(row!.count), resetAt: new Date(row!.window_ends).getTime() };
     },
-    async decrement(key) {
-      await sql.query('UPDATE rate_limit_counters SET count = count - 1 WHERE key = $1 AND count > 0', [key]);
-    },
   };
 }
 
@@ -50,9 +46,6 @@ export function redisCounterStore(redis: Redis): CounterStore {
       const count = Number(result?.[0]?.[1] ?? 1);
       const ttl = Number(result?.[2]?.[1] ?? windowMs);
       return { count, resetAt: Date.now() + (ttl > 0 ? ttl : windowMs) };
-    },
-    async decrement(key) {
-      await redis.decr(`rl:${key}`);
     },
   };
 }
@@ -79,11 +72,6 @@ export class RateLimiter {
       remaining: Math.max(0, policy.limit - count),
       resetSeconds: Math.max(1, Math.ceil((resetAt - Date.now()) / 1000)),
     };
-  }
-
-  /** Gives back a hit that turned out not to count (for example a bootstrap that created nothing). */
-  async undo(name: RateLimitPolicyName, subject: string): Promise<void> {
-    await this.store.decrement(`${name}:${subject}`);
   }
 
   /** Counts a hit and throws 429 when over the limit. */

@@ -1,0 +1,225 @@
+// Helpers for bench/run.ts: free ports, temp dirs, starting and stopping servers, load runs.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+
+/** Prints a progress line on stderr, so stdout carries only the summary. */
+export function note(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+/** Runs `next build` when there is no production build yet. */
+export function ensureBuild(cwd: string): void {
+  if (existsSync(path.join(cwd, '.next', 'BUILD_ID'))) return;
+  note('no production build found: running next build');
+  const build = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { cwd, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`next build failed (exit ${build.status ?? build.signal})`);
+}
+
+/** A TCP port that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export function makeTempDir(label: string): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), `vouchsafe-bench-${label}-`));
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+const OUTPUT_LIMIT = 20_000;
+
+export interface ServerHandle {
+  name: string;
+  baseUrl: string;
+  child: ChildProcess;
+  /** The last part of the server's stdout and stderr, for error reports. */
+  output(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<void>;
+}
+
+export interface StartOptions {
+  name: string;
+  args: string[];
+  port: number;
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/** Starts `node <args>` in its own process group, collecting its output. */
+export function startServer({ name, args, port, env, cwd }: StartOptions): ServerHandle {
+  let output = '';
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-OUTPUT_LIMIT);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  return { name, baseUrl: `http://127.0.0.1:${port}`, child, output: () => output, exited };
+}
+
+function running(server: ServerHandle): boolean {
+  return server.child.exitCode === null && server.child.signalCode === null;
+}
+
+/** Polls `path` until it answers 200; fails when the process exits or `timeoutMs` passes. */
+export async function waitForHealthy(server: ServerHandle, urlPath: string, timeoutMs = 120_000): Promise<number> {
+  const started = performance.now();
+  let last = 'no answer yet';
+  while (performance.now() - started < timeoutMs) {
+    if (!running(server)) {
+      throw new Error(`${server.name} exited (code ${server.child.exitCode ?? server.child.signalCode}):\n${server.output()}`);
+    }
+    try {
+      const response = await fetch(`${server.baseUrl}${urlPath}`, { signal: AbortSignal.timeout(10_000) });
+      await response.arrayBuffer();
+      if (response.status === 200) return performance.now() - started;
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await sleep(250);
+  }
+  throw new Error(`${server.name} not healthy after ${timeoutMs / 1000} s (${last}):\n${server.output()}`);
+}
+
+/** Sends SIGTERM to the server's process group; SIGKILL when it has not exited after `graceMs`. */
+export async function stopServer(server: ServerHandle, graceMs = 15_000): Promise<void> {
+  if (!running(server) || server.child.pid === undefined) return;
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-server.child.pid!, signal);
+    } catch {
+      // Already gone.
+    }
+  };
+  signalGroup('SIGTERM');
+  const timer = sleep(graceMs).then(() => 'timeout' as const);
+  if ((await Promise.race([server.exited.then(() => 'exited' as const), timer])) === 'timeout') {
+    note(`${server.name} did not stop within ${graceMs / 1000} s after SIGTERM; sending SIGKILL`);
+    signalGroup('SIGKILL');
+    await server.exited;
+  }
+}
+
+export interface LoadOptions {
+  title: string;
+  url: string;
+  headers?: Record<string, string>;
+  connections: number;
+  /** Seconds measured. */
+  duration: number;
+  /** Seconds of load run first and discarded. */
+  warmup: number;
+  /** The status every response should have; default any 2xx. */
+  expectStatus?: number;
+}
+
+export interface LoadResult {
+  title: string;
+  connections: number;
+  /** autocannon's requests.average. */
+  requestsPerSec: number;
+  /** autocannon's latency.p50 and latency.p99: whole milliseconds, and only 2xx responses count. */
+  p50: number;
+  p99: number;
+  /** Median of every measured response's exact duration (autocannon's 'response' events). */
+  exactP50: number;
+  /** Responses received in the measured run. */
+  total: number;
+  /** Responses with another status than expected, connection errors and timeouts. */
+  failures: number;
+}
+
+const MAX_FAILURE_RATIO = 0.01;
+
+/** One autocannon run: a discarded warm-up, then the measured run. */
+export async function measure(options: LoadOptions): Promise<LoadResult> {
+  const base = { url: options.url, headers: options.headers, connections: options.connections, timeout: 10 };
+  if (options.warmup > 0) await autocannon({ ...base, duration: options.warmup });
+  const instance = autocannon({ ...base, duration: options.duration, title: options.title });
+  const expected = (status: number) =>
+    options.expectStatus === undefined ? status >= 200 && status < 300 : status === options.expectStatus;
+  const durations: number[] = [];
+  let unexpected = 0;
+  instance.on('response', (_client: unknown, status: number, _bytes: number, responseTime: number) => {
+    durations.push(responseTime);
+    if (!expected(status)) unexpected++;
+  });
+  const result = await instance;
+  const total = durations.length;
+  const failures = unexpected + result.errors + result.timeouts;
+  if (total === 0 || failures > MAX_FAILURE_RATIO * total) {
+    throw new Error(
+      `${options.title}: ${failures} failed requests (unexpected status ${unexpected}, errors ${result.errors}, ` +
+        `timeouts ${result.timeouts}) out of ${total}`,
+    );
+  }
+  if (failures > 0) note(`${options.title}: ${failures} failed requests out of ${total}`);
+  return {
+    title: options.title,
+    connections: options.connections,
+    requestsPerSec: result.requests.average,
+    p50: result['2xx'] > 0 ? result.latency.p50 : Number.NaN,
+    p99: result['2xx'] > 0 ? result.latency.p99 : Number.NaN,
+    exactP50: median(durations),
+    total,
+    failures,
+  };
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** A markdown table from a header row and data rows. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+export function formatInt(value: number): string {
+  return integer.format(value);
+}
+
+/** A latency from autocannon's histogram, which holds whole milliseconds. */
+export function formatWholeMs(value: number): string {
+  return Number.isFinite(value) ? `${value} ms` : 'n/a';
+}
+
+/** Milliseconds with a precision that suits the value: 0.214 ms, 5.37 ms, 62.1 ms. */
+export function formatMs(value: number): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  const digits = Math.abs(value) < 1 ? 3 : Math.abs(value) < 10 ? 2 : 1;
+  return `${value.toFixed(digits)} ms`;
+}

@@ -1,0 +1,45 @@
+// POST /api/v1/agents/{id}/invoke - call another agent through the router, billed in CLAW
+import { z } from '@hono/zod-openapi';
+import { endpoint } from '../../http/endpoint';
+import { invokeAgent } from '../../invoke/invoke-agent';
+import { microToClaw } from '../../credits/money';
+import { currentRuntime } from '../../runtime';
+
+export const invokeB = endpoint({
+  method: 'post',
+  path: '/api/v1/agents/{id}/invoke',
+  summary: 'Invoke an agent; the JSON body is forwarded to its invoke_url',
+  description:
+    'Charges price_claw_per_call (402 when the caller cannot pay; nothing is forwarded). Target error 502, timeout 504: both refund the caller in full.',
+  tags: ['Invocation'],
+  auth: ['bearer'],
+  scopes: ['agents.invoke'],
+  params: z.object({ id: z.string().max(64) }),
+  body: z.unknown(),
+  bodyLimit: 1024 * 1024,
+  errors: {
+    400: 'Payload does not match invoke_schema',
+    402: 'Insufficient CLAW credits or daily limit reached',
+    403: 'Missing scope agents.invoke',
+    404: 'Unknown agent',
+    422: 'Target paused, not callable or without invoke_url',
+    502: 'Target returned an error (refunded)',
+    504: 'Target timed out (refunded)',
+  },
+  async handler({ caller, params, body }) {
+    const result = await invokeAgent(caller, {
+      target: params.id,
+      payload: body,
+      timeoutMs: currentRuntime().config.INVOKE_TIMEOUT_MS,
+      family: 'b',
+    });
+    return {
+      invocation_id: result.invocationId,
+      status: 'success',
+      target_agent: { agent_id: result.target.id, agent_name: result.target.name, handle: result.target.handle },
+      fee_claw: microToClaw(result.fee),
+      duration_ms: result.durationMs,
+      response: result.response,
+    };
+  },
+});

@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { database } from '../db';
+import { ApiError } from '../http/errors';
+import { microToClaw } from './money';
+import { accountKind } from './accounts';
+
+// The double-entry ledger. Every movement is one SQL statement: the account updates, the
+// transaction row, its postings and the daily-spend counter commit together or not at all,
+// and the database's CHECK constraints refuse an overdraft or a spend over the daily limit,
+// so concurrent callers can never drive a balance below zero.
+
+export interface Posting {
+  account: string;
+  /** micro-CLAW; positive credits the account, negative debits it. */
+  amount: bigint;
+}
+
+/** A debit that counts against the initiating wallet's self-imposed daily limit. */
+export interface Spend {
+  wallet: string;
+  amount: bigint;
+  /** micro-CLAW per UTC day; null for no limit. */
+  limit: bigint | null;
+}
+
+export interface PostInput {
+  reason: string;
+  refType?: string;
+  refId?: string;
+  postings: Posting[];
+  /** A key already used makes this call a no-op that returns applied: false. */
+  idempotencyKey?: string;
+  spend?: Spend;
+  /** Give back earlier spend (a refund of a charged call): subtracted from that wallet's day. */
+  unspend?: { wallet: string; amount: bigint; day: Date };
+}
+
+/** Anything that runs parameterised SQL: the pool, PGlite, or a transaction. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export class InsufficientCreditsError extends ApiError {}
+
+function assertBalanced(postings: Posting[]): void {
+  if (postings.length < 2) throw new Error('a transaction needs at least two postings');
+  const sum = postings.reduce((total, posting) => total + posting.amount, 0n);
+  if (sum !== 0n) throw new Error(`postings must sum to zero, got ${sum}`);
+  if (postings.some((posting) => posting.amount === 0n)) throw new Error('zero postings are not recorded');
+}
+
+// Accounts this process has already seen created (creation is idempotent; this saves a statement).
+const knownAccounts = new Set<string>();
+
+/** Forgets which accounts exist (a fresh database). */
+export function resetLedgerCache(): void {
+  knownAccounts.clear();
+}
+
+async function ensureAccounts(runner: Queryable, ids: string[]): Promise<void> {
+  const missing = ids.filter((id) => !knownAccounts.has(id));
+  if (missing.length === 0) return;
+  const values = missing.map((_, i) => `($${i * 3 + 1}, $${i * 3 + 2}, $${i * 3 + 3})`).join(', ');
+  await runner.query(
+    `INSERT INTO ledger_accounts (id, kind, allow_negative) VALUES ${values} ON CONFLICT (id) DO NOTHING`,
+    missing.flatMap((id) => [id, accountKind(id), accountKind(id) === 'world']),
+  );
+  // Hold accounts are used once: remembering them would only grow the set.
+  for (const id of missing) if (accountKind(id) !== 'hold') knownAccounts.add(id);
+}
+
+function isConstraint(error: unknown, name: string): boolean {
+  const e = error as { constraint?: string; message?: string };
+  return e?.constraint === name || (typeof e?.message === 'string' && e.message.includes(name));
+}
+
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: string })?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/**
+ * Posts one balanced transaction atomically. Throws 402 insufficient_credits when a
+ * non-negative account would go below zero, 402 daily_limit_exceeded over the daily limit.
+ */
+export async function post(
+  input: PostInput,
+  runner: Queryable = database().sql,
+): Promise<{ applied: boolean; transactionId: string }> {
+  assertBalanced(input.postings);
+  // One posting per account, in a fixed order: concurrent transfers lock rows alike.
+  const merged = new Map<string, bigint>();
+  for (const posting of input.postings) merged.set(posting.account, (merged.get(posting.account) ?? 0n) + posting.amount);
+  const postings = [...merged].filter(([, amount]) => amount !== 0n).sort(([a], [b]) => (a < b ? -1 : 1));
+  // Accounts are created empty on first use; the movement itself is one statement below.
+  await ensureAccounts(
+    runner,
+    postings.map(([account]) => account),
+  );
+
+  const id = randomUUID();
+  const params: unknown[] = [id, input.reason, input.refType ?? null, input.refId ?? null, input.idempotencyKey ?? null];
+  const rows = postings.map(([account, amount]) => {
+    params.push(account, amount.toString());
+    return `($${params.length - 1}::text, $${params.length}::bigint)`;
+  });
+  let spendSql = '';
+  if (input.spend && input.spend.amount > 0n) {
+    params.push(input.spend.wallet, input.spend.amount.toString(), input.spend.limit?.toString() ?? null);
+    const [w, a, l] = [params.length - 2, params.length - 1, params.length];
+    spendSql = `, spend AS (
+      INSERT INTO daily_spend (wallet, day, spent, spend_limit)
+      SELECT $${w}, (now() AT TIME ZONE 'utc')::date, $${a}::bigint, $${l}::bigint FROM txn
+      ON CONFLICT (wallet, day) DO UPDATE
+        SET spent = daily_spend.spent + excluded.spent, spend_limit = excluded.spend_limit
+      RETURNING spent)`;
+  }
+  if (input.unspend && input.unspend.amount > 0n) {
+    params.push(input.unspend.wallet, input.unspend.amount.toString(), input.unspend.day.toISOString().slice(0, 10));
+    const [w, a, d] = [params.length - 2, params.length - 1, params.length];
+    spendSql += `, unspend AS (
+      UPDATE daily_spend SET spent = GREATEST(0, spent - $${a}::bigint)
+      WHERE wallet = $${w} AND day = $${d}::date AND EXISTS (SELECT 1 FROM txn)
+      RETURNING spent)`;
+  }
+  const sql = `WITH p(account, amount) AS (VALUES ${rows.join(', ')}),
+    txn AS (
+      INSERT INTO ledger_transactions (id, reason, ref_type, ref_id, idempotency_key)
+      VALUES ($1, $2, $3, $4, $5)
+      ON CONFLICT (idempotency_key) DO NOTHING
+      RETURNING id),
+    upd AS (
+      UPDATE ledger_accounts a SET balance = a.balance + p.amount
+      FROM p WHERE a.id = p.account AND EXISTS (SELECT 1 FROM txn)
+      RETURNING a.id),
+    ins AS (
+      INSERT INTO ledger_postings (transaction_id, account_id, amount)
+      SELECT txn.id, p.account, p.amount FROM txn, p
+      RETURNING 1)${spendSql}
+    SELECT (SELECT count(*) FROM txn)::int AS applied, (SELECT count(*) FROM upd)::int AS updated, (SELECT count(*) FROM ins)::int AS posted`;
+
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const [result] = await runner.query<{ applied: number; updated: number }>(sql, params);
+      const applied = Number(result?.applied ?? 0) === 1;
+      return { applied, transactionId: id };
+    } catch (error) {
+      if (isConstraint(error, 'ledger_accounts_no_overdraft')) {
+        throw new InsufficientCreditsError('insufficient_credits', 'Insufficient CLAW credits', {
+          required_claw: microToClaw(postings.filter(([, a]) => a < 0n).reduce((t, [, a]) => t - a, 0n)),
+        });
+      }
+      if (isConstraint(error, 'daily_spend_within_limit')) {
+        throw new ApiError('daily_limit_exceeded', 'This would exceed the agent’s daily spend limit (max_spend_claw_per_day)', {
+          daily_limit_claw:
+            input.spend?.limit === null || input.spend?.limit === undefined ? null : microToClaw(input.spend.limit),
+          requested_claw: microToClaw(input.spend?.amount ?? 0n),
+        });
+      }
+      if (isRetryable(error) && attempt < 5) continue;
+      throw error;
+    }
+  }
+}
+
+/** Moves `amount` from one account to another. */
+export function transfer(
+  from: string,
+  to: string,
+  amount: bigint,
+  meta: Omit<PostInput, 'postings'>,
+  runner?: Queryable,
+): Promise<{ applied: boolean; transactionId: string }> {
+  return post(
+    {
+      ...meta,
+      postings: [
+        { account: from, amount: -amount },
+        { account: to, amount },
+      ],
+    },
+    runner,
+  );
+}
+
+/**
+ * Splits `amount` held in `from` among `shares` by weight after a fee in basis points.
+ * Each share is floored; the fee account gets the fee and the `remainderTo` account whatever
+ * flooring left, so the parts always add up exactly.
+ */
+export function splitPostings(
+  from: string,
+  amount: bigint,
+  shares: { account: string; weight: bigint }[],
+  fee: { account: string; bps: bigint },
+  remainderTo: string,
+): Posting[] {
+  const feeAmount = (amount * fee.bps) / 10_000n;
+  const distributable = amount - feeAmount;
+  const totalWeight = shares.reduce((t, s) => t + s.weight, 0n);
+  const postings: Posting[] = [{ account: from, amount: -amount }];
+  let paid = 0n;
+  if (totalWeight > 0n) {
+    for (const share of shares) {
+      const part = (distributable * share.weight) / totalWeight;
+      if (part > 0n) postings.push({ account: share.account, amount: part });
+      paid += part;
+    }
+  }
+  if (feeAmount > 0n) postings.push({ account: fee.account, amount: feeAmount });
+  const remainder = distributable - paid;
+  if (remainder > 0n) postings.push({ account: remainderTo, amount: remainder });
+  return postings;
+}
+
+export async function balanceOf(account: string, runner: Queryable = database().sql): Promise<bigint> {
+  const [row] = await runner.query<{ balance: string | bigint }>('SELECT balance FROM ledger_accounts WHERE id = $1', [account]);
+  return row ? BigInt(row.balance) : 0n;
+}

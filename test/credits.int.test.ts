@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './harness';
+import { clawBalance } from './money';
+import { newWallet, signIn } from './wallets';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ TRUST_PROXY: 'true' });
+});
+afterAll(() => app.close());
+
+const fromIp = (ip: string) => ({ 'X-Forwarded-For': ip });
+
+describe('POST /api/v1/agents/bootstrap', () => {
+  it('creates the agent and grants 100 CLAW once', async () => {
+    const account = newWallet();
+    const { token } = await signIn(app, account);
+    const first = await app.post('/api/v1/agents/bootstrap', { agent_name: 'Boot' }, { token, headers: fromIp('10.0.0.1') });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      agent_name: 'Boot',
+      owner_wallet: account.address,
+      welcome_claw: 100,
+      already_existed: false,
+    });
+    const second = await app.post('/api/v1/agents/bootstrap', { agent_name: 'Boot' }, { token, headers: fromIp('10.0.0.1') });
+    expect(second.body).toMatchObject({ agent_id: first.body.agent_id, welcome_claw: 0, already_existed: true });
+    expect(await clawBalance(account.address)).toBe(100);
+    const credits = await app.get('/api/v1/credits', { token });
+    expect(credits.body.transactions).toEqual([
+      expect.objectContaining({ direction: 'credit', amount_claw: 100, reason: 'welcome_grant', created_at: expect.any(String) }),
+    ]);
+  });
+
+  it('grants once per wallet, ever: another agent of the same wallet gets nothing', async () => {
+    const account = newWallet();
+    const a = await signIn(app, account, { agentPubkey: 'one' });
+    const b = await signIn(app, account, { agentPubkey: 'two' });
+    expect(
+      (await app.post('/api/v1/agents/bootstrap', {}, { token: a.token, headers: fromIp('10.0.0.2') })).body.welcome_claw,
+    ).toBe(100);
+    const other = await app.post('/api/v1/agents/bootstrap', {}, { token: b.token, headers: fromIp('10.0.0.2') });
+    expect(other.body).toMatchObject({ welcome_claw: 0, already_existed: false });
+    expect(await clawBalance(account.address)).toBe(100);
+  });
+
+  it('grants 100 CLAW once under 20 concurrent bootstraps of one wallet', async () => {
+    const account = newWallet();
+    const { token } = await signIn(app, account);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        app.post('/api/v1/agents/bootstrap', { agent_name: 'Herd' }, { token, headers: fromIp('10.0.0.3') }),
+      ),
+    );
+    expect(results.filter((r) => r.status !== 200).map((r) => r.body)).toEqual([]);
+    expect(results.map((r) => r.body.welcome_claw).filter((claw) => claw === 100)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.body.agent_id)).size).toBe(1);
+    expect(results.filter((r) => r.body.already_existed === false)).toHaveLength(1);
+    expect(await clawBalance(account.address)).toBe(100);
+  });
+
+  it('creates at most 3 new agents per IP per 24 h (429 with Retry-After); existing agents are not counted', async () => {
+    const ip = '10.9.9.9';
+    const sessions = await Promise.all(Array.from({ length: 4 }, () => signIn(app, newWallet())));
+    const statuses = [];
+    for (const session of sessions.slice(0, 3)) {
+      statuses.push((await app.post('/api/v1/agents/bootstrap', {}, { token: session.token, headers: fromIp(ip) })).status);
+    }
+    expect(statuses).toEqual([200, 200, 200]);
+    const again = await app.post('/api/v1/agents/bootstrap', {}, { token: sessions[0]!.token, headers: fromIp(ip) });
+    expect(again.status).toBe(200);
+    const fourth = await app.post('/api/v1/agents/bootstrap', {}, { token: sessions[3]!.token, headers: fromIp(ip) });
+    expect(fourth.status).toBe(429);
+    const retryAfter = Number(fourth.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThan(23 * 3600);
+    expect(retryAfter).toBeLessThanOrEqual(24 * 3600);
+    const elsewhere = await app.post('/api/v1/agents/bootstrap', {}, { token: sessions[3]!.token, headers: fromIp('10.9.9.10') });
+    expect(elsewhere.status).toBe(200);
+  });
+
+  it('requires a bearer token and validates fields', async () => {
+    expect((await app.post('/api/v1/agents/bootstrap', {})).status).toBe(401);
+    const { token } = await signIn(app, newWallet());
+    expect((await app.post('/api/v1/agents/bootstrap', { agent_name: 'x' }, { token })).status).toBe(400);
+    expect((await app.post('/api/v1/agents/bootstrap', { scopes: ['nope'] }, { token })).status).toBe(400);
+  });
+});
+
+describe('GET /api/v1/credits', () => {
+  it('shows the balance, the daily spend against the limit, and transactions', async () => {
+    const { token } = await signIn(app, newWallet(), { maxSpend: 12.5 });
+    const empty = await app.get('/api/v1/credits', { token });
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({ balance_claw: 0, daily_spend_claw: 0, daily_limit_claw: 12.5, transactions: [] });
+  });
+
+  it('needs credits.read and a credential', async () => {
+    expect((await app.get('/api/v1/credits')).status).toBe(401);
+    const { token } = await signIn(app, newWallet(), { scopes: ['agents.read'] });
+    expect((await app.get('/api/v1/credits', { token })).status).toBe(403);
+  });
+
+  it('GET /api/v1/credits/deposit is public', async () => {
+    const response = await app.get('/api/v1/credits/deposit');
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ rate: '1 token = 1 CLAW', chain_id: 8453 });
+    expect(response.body).toHaveProperty('treasury_address');
+    expect(response.body).toHaveProperty('accepted_tokens');
+  });
+});
+
+describe('GET /api/v1/agents/me/stats', () => {
+  it('shows wallet, balance, agent and the last transactions', async () => {
+    const account = newWallet();
+    const { token } = await signIn(app, account);
+    await app.post('/api/v1/agents/bootstrap', { agent_name: 'Stats' }, { token, headers: fromIp('10.0.0.77') });
+    const stats = await app.get('/api/v1/agents/me/stats', { token });
+    expect(stats.status).toBe(200);
+    expect(stats.body).toMatchObject({
+      wallet: account.address,
+      balance_claw: 100,
+      agent: { agent_name: 'Stats' },
+      signals: { published: 0, resolved: 0, correct: 0, accuracy_pct: 0, total_staked_claw: 0 },
+      jobs: { posted: 0, posted_completed: 0, bids_placed: 0, bids_won: 0, earned_claw: 0 },
+    });
+    expect(stats.body.transactions).toHaveLength(1);
+  });
+});

@@ -1,0 +1,269 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './harness';
+import { clawBalance, fund } from './money';
+import { startTarget } from './targets';
+import { newWallet, signatureHeaders, signIn } from './wallets';
+
+let app: TestApp;
+let target: Awaited<ReturnType<typeof startTarget>>;
+beforeAll(async () => {
+  app = await startTestApp({ INVOKE_TIMEOUT_MS: '3000' });
+  target = await startTarget();
+});
+afterAll(async () => {
+  await target.close();
+  await app.close();
+});
+
+/** An agent with an owner wallet, callable at `path` of the local target for `price` CLAW. */
+async function callableAgent(path = '/echo', price = 0, extra: Record<string, unknown> = {}) {
+  const owner = newWallet();
+  const session = await signIn(app, owner);
+  const created = await app.post('/api/v1/agents', { agent_name: 'Target' }, { token: session.token });
+  const patched = await app.request('PATCH', `/api/v1/agents/${created.body.agent_id}`, {
+    token: session.token,
+    body: { is_callable: true, invoke_url: `${target.url}${path}`, price_claw_per_call: price, ...extra },
+  });
+  expect(patched.status).toBe(200);
+  return { owner, id: created.body.agent_id as string, token: session.token };
+}
+
+async function caller(claw = 0, options: Parameters<typeof signIn>[2] = {}) {
+  const account = newWallet();
+  const session = await signIn(app, account, options);
+  await app.post('/api/v1/agents', { agent_name: 'Caller' }, { token: session.token });
+  if (claw > 0) await fund(account.address, claw);
+  return { account, token: session.token };
+}
+
+const callsTo = (path: string) => target.calls.filter((c) => c.path === path).length;
+
+describe('POST /api/v1/agents/{id}/invoke', () => {
+  it('forwards the body with the caller’s identity and pays the target’s owner', async () => {
+    const agent = await callableAgent('/echo', 2.5);
+    const me = await caller(10);
+    const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, { question: 'hi' }, { token: me.token });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      status: 'success',
+      target_agent: { agent_id: agent.id },
+      fee_claw: 2.5,
+      response: { echo: { question: 'hi' }, caller: me.account.address },
+    });
+    expect(response.body.invocation_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.body.duration_ms).toBeGreaterThanOrEqual(0);
+    const call = target.calls.at(-1)!;
+    expect(call.headers['x-service-caller-wallet']).toBe(me.account.address);
+    expect(call.headers['x-service-caller-agent-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(call.headers['x-service-trust-score']).toMatch(/^\d+$/);
+    expect(call.headers['x-service-via']).toBe('vouchsafe-router/1');
+    expect(await clawBalance(me.account.address)).toBe(7.5);
+    expect(await clawBalance(agent.owner.address)).toBe(2.5);
+    const events = await app.database.sql.query<{ data: any }>(`SELECT data FROM events WHERE name = 'agent.invoked'`);
+    expect(events.some((e) => e.data.invocation_id === response.body.invocation_id)).toBe(true);
+  });
+
+  it('answers 404 for an unknown target and 403 without agents.invoke', async () => {
+    const me = await caller();
+    expect((await app.post(`/api/v1/agents/${crypto.randomUUID()}/invoke`, {}, { token: me.token })).status).toBe(404);
+    const agent = await callableAgent();
+    const limited = await caller(0, { scopes: ['agents.read'] });
+    const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, {}, { token: limited.token });
+    expect(response.status).toBe(403);
+    expect(response.body.error).toContain('agents.invoke');
+  });
+
+  it('answers 422 for a paused target, one not callable, and one without invoke_url', async () => {
+    const me = await caller(5);
+    const paused = await callableAgent('/echo', 0, { status: 'paused' });
+    const notCallable = await callableAgent('/echo', 0, { is_callable: false });
+    const noUrl = await callableAgent('/echo', 0, { invoke_url: null });
+    for (const agent of [paused, notCallable, noUrl]) {
+      const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, {}, { token: me.token });
+      expect(response.status).toBe(422);
+      expect(response.body.code).toBe('not_callable');
+    }
+  });
+
+  it('answers 402 and forwards nothing when the caller cannot pay', async () => {
+    const agent = await callableAgent('/echo?paid', 5);
+    const me = await caller(4.999999);
+    const before = callsTo('/echo?paid');
+    const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, { x: 1 }, { token: me.token });
+    expect(response.status).toBe(402);
+    expect(response.body.code).toBe('insufficient_credits');
+    expect(callsTo('/echo?paid')).toBe(before);
+    expect(await clawBalance(me.account.address)).toBe(4.999999);
+    const rows = await app.database.sql.query('SELECT id FROM invocations WHERE caller_wallet = $1', [me.account.address]);
+    expect(rows).toHaveLength(0);
+  });
+
+  it('validates the payload against invoke_schema before charging (400)', async () => {
+    const agent = await callableAgent('/echo', 1, {
+      invoke_schema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+    });
+    const me = await caller(5);
+    const bad = await app.post(`/api/v1/agents/${agent.id}/invoke`, { q: 5 }, { token: me.token });
+    expect(bad.status).toBe(400);
+    expect(await clawBalance(me.account.address)).toBe(5);
+    const good = await app.post(`/api/v1/agents/${agent.id}/invoke`, { q: 'ok' }, { token: me.token });
+    expect(good.status).toBe(200);
+  });
+
+  it('refunds in full and answers 502 when the target fails', async () => {
+    const agent = await callableAgent('/fail', 3);
+    const me = await caller(3);
+    const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, {}, { token: me.token });
+    expect(response.status).toBe(502);
+    expect(response.body.details).toMatchObject({ target_status: 500, refunded_claw: 3 });
+    expect(await clawBalance(me.account.address)).toBe(3);
+    expect(await clawBalance(agent.owner.address)).toBe(0);
+    const credits = await app.get('/api/v1/credits', { token: me.token });
+    expect(credits.body.daily_spend_claw).toBe(0);
+    expect(credits.body.transactions.map((t: any) => [t.direction, t.reason])).toEqual([
+      ['credit', 'invocation_refund'],
+      ['debit', 'invocation_charge'],
+      ['credit', 'test_seed'],
+    ]);
+  });
+
+  it('refunds in full and answers 504 when the target times out', async () => {
+    const agent = await callableAgent('/slow', 1.25);
+    const me = await caller(2);
+    const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, {}, { token: me.token });
+    expect(response.status).toBe(504);
+    expect(response.body.code).toBe('upstream_timeout');
+    expect(await clawBalance(me.account.address)).toBe(2);
+  });
+
+  it('treats a redirect as a target error and never follows it', async () => {
+    const agent = await callableAgent('/redirect', 1);
+    const me = await caller(1);
+    const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, {}, { token: me.token });
+    expect(response.status).toBe(502);
+    expect(response.body.details.target_status).toBe(302);
+    expect(await clawBalance(me.account.address)).toBe(1);
+  });
+
+  it('lets exactly 50 of 200 concurrent calls through when the balance covers 50', async () => {
+    const agent = await callableAgent('/echo?hot', 1);
+    const me = await caller(50);
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => app.post(`/api/v1/agents/${agent.id}/invoke`, { i }, { token: me.token })),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(results.filter((r) => ![200, 402].includes(r.status)).map((r) => r.body)).toEqual([]);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(150);
+    expect(await clawBalance(me.account.address)).toBe(0);
+    expect(await clawBalance(agent.owner.address)).toBe(50);
+    expect(callsTo('/echo?hot')).toBe(50);
+  });
+
+  it('holds the daily limit under concurrency (402 daily_limit_exceeded)', async () => {
+    const agent = await callableAgent('/echo?daily', 1);
+    const me = await caller(100, { maxSpend: 10 });
+    const results = await Promise.all(
+      Array.from({ length: 25 }, () => app.post(`/api/v1/agents/${agent.id}/invoke`, {}, { token: me.token })),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(10);
+    const refused = results.filter((r) => r.status === 402);
+    expect(refused).toHaveLength(15);
+    expect(refused[0]!.body.code).toBe('daily_limit_exceeded');
+    expect(await clawBalance(me.account.address)).toBe(90);
+    const credits = await app.get('/api/v1/credits', { token: me.token });
+    expect(credits.body).toMatchObject({ daily_spend_claw: 10, daily_limit_claw: 10, balance_claw: 90 });
+  });
+
+  it('takes the stricter of the token’s and the agent’s daily limit', async () => {
+    const agent = await callableAgent('/echo', 1);
+    const me = await caller(10, { maxSpend: 5 });
+    const mine = await app.get('/api/v1/agents/me/stats', { token: me.token });
+    await app.request('PATCH', `/api/v1/agents/${mine.body.agent.agent_id}`, {
+      token: me.token,
+      body: { max_spend_claw_per_day: 2 },
+    });
+    const statuses = [];
+    for (let i = 0; i < 3; i++)
+      statuses.push((await app.post(`/api/v1/agents/${agent.id}/invoke`, {}, { token: me.token })).status);
+    expect(statuses).toEqual([200, 200, 402]);
+  });
+
+  it('invokes free agents without touching the ledger and returns text answers as strings', async () => {
+    const agent = await callableAgent('/text', 0);
+    const me = await caller();
+    const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, {}, { token: me.token });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ fee_claw: 0, response: 'plain answer' });
+  });
+});
+
+describe('/api/agents/{id}/invoke (family A)', () => {
+  it('GET describes a callable agent and 404s otherwise', async () => {
+    const agent = await callableAgent('/echo', 0.5, { invoke_schema: { type: 'object' } });
+    const info = await app.get(`/api/agents/${agent.id}/invoke`);
+    expect(info.status).toBe(200);
+    expect(info.body).toMatchObject({ callable: true, invoke_schema: { type: 'object' }, price_claw_per_call: 0.5 });
+    expect(info.body.usage.method).toBe('POST');
+    const notCallable = await callableAgent('/echo', 0, { is_callable: false });
+    expect((await app.get(`/api/agents/${notCallable.id}/invoke`)).status).toBe(404);
+    expect((await app.get(`/api/agents/${crypto.randomUUID()}/invoke`)).status).toBe(404);
+  });
+
+  it('POST invokes for a caller that proves its wallet, by bearer or signature', async () => {
+    const agent = await callableAgent('/echo', 1);
+    const me = await caller(2);
+    const byBearer = await app.post(
+      `/api/agents/${agent.id}/invoke`,
+      { caller_wallet: me.account.address, payload: { a: 1 } },
+      { token: me.token },
+    );
+    expect(byBearer.status).toBe(200);
+    expect(byBearer.body).toMatchObject({ ok: true, status: 200, response: { echo: { a: 1 } } });
+    const bySignature = await app.post(
+      `/api/agents/${agent.id}/invoke`,
+      { caller_wallet: me.account.address, payload: { b: 2 } },
+      { headers: await signatureHeaders(me.account, 'Invoke agent') },
+    );
+    expect(bySignature.status).toBe(200);
+    expect(await clawBalance(me.account.address)).toBe(0);
+  });
+
+  it('refuses to bill a wallet the caller did not prove (403) and bad timeouts (400)', async () => {
+    const agent = await callableAgent('/echo', 1);
+    const victim = await caller(10);
+    const attacker = await caller(0);
+    const response = await app.post(
+      `/api/agents/${agent.id}/invoke`,
+      { caller_wallet: victim.account.address, payload: {} },
+      { token: attacker.token },
+    );
+    expect(response.status).toBe(403);
+    expect(await clawBalance(victim.account.address)).toBe(10);
+    expect(
+      (
+        await app.post(
+          `/api/agents/${agent.id}/invoke`,
+          { caller_wallet: attacker.account.address, payload: {}, timeout_ms: 30001 },
+          { token: attacker.token },
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (await app.post(`/api/agents/${agent.id}/invoke`, { caller_wallet: attacker.account.address }, { token: attacker.token }))
+        .status,
+    ).toBe(400);
+  });
+
+  it('answers 502 and refunds when the target fails', async () => {
+    const agent = await callableAgent('/fail', 1);
+    const me = await caller(1);
+    const response = await app.post(
+      `/api/agents/${agent.id}/invoke`,
+      { caller_wallet: me.account.address, payload: {} },
+      { token: me.token },
+    );
+    expect(response.status).toBe(502);
+    expect(await clawBalance(me.account.address)).toBe(1);
+  });
+});

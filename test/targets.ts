@@ -1,0 +1,50 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+
+export interface TargetCall {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+}
+
+/** A local agent to invoke: /echo answers 200 with what it got, /fail 500, /slow after 6 s, /redirect 302. */
+export async function startTarget(): Promise<{ url: string; calls: TargetCall[]; close: () => Promise<void> }> {
+  const calls: TargetCall[] = [];
+  const server: Server = createServer((request, response) => {
+    let raw = '';
+    request.on('data', (chunk) => (raw += chunk));
+    request.on('end', () => {
+      let body: unknown = raw;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        /* keep text */
+      }
+      calls.push({ path: request.url ?? '', headers: request.headers, body });
+      const json = (status: number, value: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(value));
+      };
+      if (request.url === '/fail') return json(500, { error: 'boom' });
+      if (request.url === '/redirect') {
+        response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' });
+        return response.end();
+      }
+      if (request.url === '/slow') return void setTimeout(() => json(200, { late: true }), 6000);
+      if (request.url === '/text') {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        return response.end('plain answer');
+      }
+      return json(200, { echo: body, caller: request.headers['x-service-caller-wallet'] });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    calls,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
