@@ -6,6 +6,7 @@ import { getRequestListener } from '@hono/node-server';
 import next from 'next';
 import { createApi } from './server/api/app';
 import { ConfigError } from './server/config';
+import { gracefulShutdown } from './server/http/graceful-shutdown';
 import { log } from './server/log';
 import { startRuntime, type Runtime } from './server/runtime';
 
@@ -50,17 +51,12 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests');
-    const force = setTimeout(() => {
-      log.warn('in-flight requests did not finish in 10 s; closing anyway');
-      server.closeAllConnections();
-    }, 10_000);
-    force.unref();
-    server.close(async () => {
-      await runtime.close().catch((error) => log.error({ err: error }, 'closing the runtime failed'));
+    void gracefulShutdown(server, () =>
+      runtime.close().catch((error) => log.error({ err: error }, 'closing the runtime failed')),
+    ).then(() => {
       log.info('stopped');
       process.exit(0);
     });
-    server.closeIdleConnections();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

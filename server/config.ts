@@ -9,7 +9,7 @@ import { z } from 'zod';
 const address = z
   .string()
   .refine((v) => isAddress(v, { strict: false }), 'must be a 0x-prefixed 20-byte address')
-  .transform((v) => getAddress(v));
+  .transform((v) => getAddress(v.toLowerCase()));
 const addressList = z
   .string()
   .transform((v) =>

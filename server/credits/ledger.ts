@@ -92,13 +92,15 @@ export async function post(
   const merged = new Map<string, bigint>();
   for (const posting of input.postings) merged.set(posting.account, (merged.get(posting.account) ?? 0n) + posting.amount);
   const postings = [...merged].filter(([, amount]) => amount !== 0n).sort(([a], [b]) => (a < b ? -1 : 1));
+  const id = randomUUID();
+  // Postings that cancel out (a wallet paying itself) move nothing and record nothing.
+  if (postings.length === 0) return { applied: true, transactionId: id };
   // Accounts are created empty on first use; the movement itself is one statement below.
   await ensureAccounts(
     runner,
     postings.map(([account]) => account),
   );
 
-  const id = randomUUID();
   const params: unknown[] = [id, input.reason, input.refType ?? null, input.refId ?? null, input.idempotencyKey ?? null];
   const rows = postings.map(([account, amount]) => {
     params.push(account, amount.toString());

@@ -1,0 +1,156 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/harness';
+import { holdAccount, PLATFORM_FEES, walletAccount, WORLD_GRANTS } from './accounts';
+import { InsufficientCreditsError, post, splitPostings, transfer } from './ledger';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+const WALLETS = ['0xA', '0xB', '0xC', '0xD'].map((w) => walletAccount(w));
+
+type Op =
+  | { kind: 'grant'; to: number; amount: bigint }
+  | { kind: 'transfer'; from: number; to: number; amount: bigint }
+  | { kind: 'hold'; from: number; amount: bigint }
+  | { kind: 'release'; to: number }
+  | { kind: 'refund' }
+  | { kind: 'split'; shares: number[]; feeBps: bigint };
+
+const amount = fc.bigInt({ min: 1n, max: 50_000_000n });
+const who = fc.integer({ min: 0, max: WALLETS.length - 1 });
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('grant' as const), to: who, amount }),
+  fc.record({ kind: fc.constant('transfer' as const), from: who, to: who, amount }),
+  fc.record({ kind: fc.constant('hold' as const), from: who, amount }),
+  fc.record({ kind: fc.constant('release' as const), to: who }),
+  fc.record({ kind: fc.constant('refund' as const) }),
+  fc.record({
+    kind: fc.constant('split' as const),
+    shares: fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 4 }),
+    feeBps: fc.bigInt({ min: 0n, max: 1000n }),
+  }),
+);
+
+async function balances(): Promise<Map<string, { balance: bigint; allowNegative: boolean }>> {
+  const rows = await app.database.sql.query<{ id: string; balance: string | bigint; allow_negative: boolean }>(
+    'SELECT id, balance, allow_negative FROM ledger_accounts',
+  );
+  return new Map(rows.map((r) => [r.id, { balance: BigInt(r.balance), allowNegative: r.allow_negative }]));
+}
+
+describe('ledger invariants (property test, fixed seeds)', () => {
+  it('keeps every account summing to zero and no agent balance below zero after every step', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 25 }), async (ops) => {
+        run++;
+        // Holds live per run; an open hold is what escrow looks like between steps.
+        const holds: { account: string; from: string; amount: bigint }[] = [];
+        for (const [step, o] of ops.entries()) {
+          try {
+            if (o.kind === 'grant') await transfer(WORLD_GRANTS, WALLETS[o.to]!, o.amount, { reason: 'grant' });
+            if (o.kind === 'transfer') await transfer(WALLETS[o.from]!, WALLETS[o.to]!, o.amount, { reason: 'transfer' });
+            if (o.kind === 'hold') {
+              const account = holdAccount('test', `${run}-${step}`);
+              await transfer(WALLETS[o.from]!, account, o.amount, { reason: 'hold' });
+              holds.push({ account, from: WALLETS[o.from]!, amount: o.amount });
+            }
+            if (o.kind === 'release' && holds.length) {
+              const hold = holds.shift()!;
+              await transfer(hold.account, WALLETS[o.to]!, hold.amount, { reason: 'release' });
+            }
+            if (o.kind === 'refund' && holds.length) {
+              const hold = holds.pop()!;
+              await transfer(hold.account, hold.from, hold.amount, { reason: 'refund' });
+            }
+            if (o.kind === 'split' && holds.length) {
+              const hold = holds.shift()!;
+              const postings = splitPostings(
+                hold.account,
+                hold.amount,
+                o.shares.map((weight, i) => ({ account: WALLETS[i % WALLETS.length]!, weight: BigInt(weight) })),
+                { account: PLATFORM_FEES, bps: o.feeBps },
+                hold.from,
+              );
+              expect(postings.reduce((t, p) => t + p.amount, 0n)).toBe(0n);
+              await post({ reason: 'split', postings: postings.filter((p) => p.amount !== 0n) });
+            }
+          } catch (error) {
+            // An overdraft is refused as a whole, which is the point.
+            if (!(error instanceof InsufficientCreditsError)) throw error;
+          }
+          const all = await balances();
+          let sum = 0n;
+          for (const [id, { balance, allowNegative }] of all) {
+            sum += balance;
+            if (!allowNegative) expect(balance, id).toBeGreaterThanOrEqual(0n);
+          }
+          expect(sum).toBe(0n);
+        }
+        const postingsSum = await app.database.sql.query<{ total: string | bigint | null }>(
+          'SELECT sum(amount) AS total FROM ledger_postings',
+        );
+        expect(BigInt(postingsSum[0]!.total ?? 0)).toBe(0n);
+      }),
+      { seed: 20261121, numRuns: 40 },
+    );
+  });
+});
+
+describe('ledger primitives', () => {
+  it('refuses an unbalanced transaction before touching the database', async () => {
+    await expect(
+      post({
+        reason: 'bad',
+        postings: [
+          { account: WALLETS[0]!, amount: 5n },
+          { account: WORLD_GRANTS, amount: -4n },
+        ],
+      }),
+    ).rejects.toThrow('sum to zero');
+  });
+
+  it('applies an idempotency key once, even concurrently', async () => {
+    const to = walletAccount('0xIDEM');
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => transfer(WORLD_GRANTS, to, 7n, { reason: 'grant', idempotencyKey: 'once-only' })),
+    );
+    expect(results.filter((r) => r.applied)).toHaveLength(1);
+    expect((await balances()).get(to)!.balance).toBe(7n);
+  });
+
+  it('splits with a fee so that the parts add up exactly', () => {
+    const postings = splitPostings(
+      'pool:x',
+      1_000_001n,
+      [
+        { account: 'wallet:1', weight: 1n },
+        { account: 'wallet:2', weight: 1n },
+        { account: 'wallet:3', weight: 1n },
+      ],
+      { account: PLATFORM_FEES, bps: 300n },
+      'wallet:1',
+    );
+    expect(postings.reduce((t, p) => t + p.amount, 0n)).toBe(0n);
+    expect(postings.find((p) => p.account === PLATFORM_FEES)!.amount).toBe(30_000n);
+  });
+
+  it('never overdraws one hot account under 100 concurrent spends', async () => {
+    const hot = walletAccount('0xHOT');
+    await transfer(WORLD_GRANTS, hot, 30n, { reason: 'grant' });
+    const results = await Promise.allSettled(
+      Array.from({ length: 100 }, (_, i) => transfer(hot, holdAccount('hot', String(i)), 1n, { reason: 'spend' })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(30);
+    expect(
+      results
+        .filter((r) => r.status === 'rejected')
+        .every((r) => (r as PromiseRejectedResult).reason instanceof InsufficientCreditsError),
+    ).toBe(true);
+    expect((await balances()).get(hot)!.balance).toBe(0n);
+  });
+});
