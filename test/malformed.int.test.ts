@@ -32,13 +32,16 @@ const weird = fc.oneof(
   fc.uuid(),
 );
 
+const RAW_BODIES = new Set(['{', '{"a":', '[1,2', 'nul', '\u0000', '{"__proto__": {"x": 1}}', '"string"', '1e999', '']);
+
 const jsonish = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.constantFrom('{', '{"a":', '[1,2', 'nul', '\u0000', '{"__proto__": {"x": 1}}', '"string"', '1e999', ''),
+  fc.constantFrom(...RAW_BODIES),
 );
 
+/** The broken bodies are sent as they are; everything else as JSON. */
 function bodyFor(value: unknown): string {
-  return typeof value === 'string' && /^[[{"nu\d\u0000]|^$/.test(value) ? value : JSON.stringify(value);
+  return typeof value === 'string' && RAW_BODIES.has(value) ? value : JSON.stringify(value);
 }
 
 /** A body that keeps each documented field but gives it a random value of a random type. */
