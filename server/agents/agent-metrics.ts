@@ -1,5 +1,7 @@
 import type { Agent } from '../db/generated/client';
-import { computeTrust, monthsBetween, type Tier, type TrustBreakdown } from '../trust/trust-score';
+import type { Queryable } from '../credits/ledger';
+import { loadTrustCounts } from '../trust/trust-counts';
+import { computeTrust, type TrustBreakdown } from '../trust/trust-score';
 
 export interface AgentMetrics {
   trust: TrustBreakdown;
@@ -8,34 +10,24 @@ export interface AgentMetrics {
   endorsementCount: number;
 }
 
-type AgentLike = Pick<Agent, 'id' | 'tier' | 'verifiedAt' | 'createdAt'>;
-
-/**
- * Live metrics for a page of agents, computed on read so a score is never stale. Counts that
- * belong to features not built yet (skills, attestations, the graph) are 0 until they land.
- */
-export async function loadAgentMetrics(agents: AgentLike[]): Promise<Map<string, AgentMetrics>> {
-  const now = new Date();
+/** Live metrics for a page of agents, computed on read so a score is never stale. */
+export async function loadAgentMetrics(agents: Pick<Agent, 'id'>[], runner?: Queryable): Promise<Map<string, AgentMetrics>> {
+  const counts = await loadTrustCounts(
+    agents.map((agent) => agent.id),
+    runner,
+  );
   const out = new Map<string, AgentMetrics>();
-  for (const agent of agents) {
-    const counts = { skills: 0, attestations: 0, connections: 0 };
-    out.set(agent.id, {
-      trust: computeTrust({
-        verified: agent.verifiedAt !== null,
-        tier: agent.tier as Tier,
-        publishedSkills: counts.skills,
-        receivedAttestations: counts.attestations,
-        accountAgeMonths: monthsBetween(agent.createdAt, now),
-        connections: counts.connections,
-      }),
-      connectionsCount: counts.connections,
-      skillsCount: counts.skills,
-      endorsementCount: counts.attestations,
+  for (const [id, { inputs, endorsementCount }] of counts) {
+    out.set(id, {
+      trust: computeTrust(inputs),
+      connectionsCount: inputs.connections,
+      skillsCount: inputs.publishedSkills,
+      endorsementCount,
     });
   }
   return out;
 }
 
-export async function loadOneAgentMetrics(agent: AgentLike): Promise<AgentMetrics> {
-  return (await loadAgentMetrics([agent])).get(agent.id)!;
+export async function loadOneAgentMetrics(agent: Pick<Agent, 'id'>, runner?: Queryable): Promise<AgentMetrics> {
+  return (await loadAgentMetrics([agent], runner)).get(agent.id)!;
 }

@@ -1,10 +1,13 @@
 import { db } from '../db';
 import type { Prisma } from '../db/generated/client';
+import { agentIdsWithMinTrust } from '../trust/trust-counts';
 
 export interface ListAgentsInput {
   search?: string;
   tier?: string;
   isCallable?: boolean;
+  /** 0-280; 0 filters nothing. */
+  minTrustScore?: number;
   limit: number;
   offset: number;
 }
@@ -18,6 +21,7 @@ export async function listAgents(input: ListAgentsInput) {
   }
   if (input.tier) where.tier = input.tier;
   if (input.isCallable !== undefined) where.isCallable = input.isCallable;
+  if (input.minTrustScore) where.id = { in: await agentIdsWithMinTrust(input.minTrustScore) };
   const [agents, total] = await Promise.all([
     db().agent.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: input.limit, skip: input.offset }),
     db().agent.count({ where }),

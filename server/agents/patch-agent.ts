@@ -1,5 +1,6 @@
 import { Ajv } from 'ajv';
 import { db } from '../db';
+import { invalidateTrustViews } from '../trust/trust-cache';
 import { Prisma } from '../db/generated/client';
 import type { Caller } from '../http/caller';
 import { ApiError } from '../http/errors';
@@ -47,7 +48,7 @@ export async function patchAgent(caller: Caller, ref: string, patch: AgentPatch)
     );
   }
   if (patch.invokeSchema) assertJsonSchema(patch.invokeSchema);
-  return db().agent.update({
+  const updated = await db().agent.update({
     where: { id: agent.id },
     data: {
       name: patch.agentName,
@@ -63,4 +64,6 @@ export async function patchAgent(caller: Caller, ref: string, patch: AgentPatch)
       invokeSchema: patch.invokeSchema === null ? Prisma.DbNull : (patch.invokeSchema as Prisma.InputJsonValue | undefined),
     },
   });
+  invalidateTrustViews(agent.id);
+  return updated;
 }

@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
 import { db } from '../db';
+import { invalidateTrustViews } from '../trust/trust-cache';
 import { ApiError } from '../http/errors';
 import { primaryAgentOf } from './find-agent';
 
@@ -16,7 +17,7 @@ export async function updateProfile(wallet: Address, agentId: string | null, cha
     ? await db().agent.findFirst({ where: { id: agentId, ownerWallet: wallet } })
     : await primaryAgentOf(wallet);
   if (!agent) throw new ApiError('not_found', 'This wallet has no registered agent');
-  return db().agent.update({
+  const updated = await db().agent.update({
     where: { id: agent.id },
     data: {
       name: changes.name,
@@ -27,4 +28,6 @@ export async function updateProfile(wallet: Address, agentId: string | null, cha
       telegramHandle: changes.socialHandles?.telegram,
     },
   });
+  invalidateTrustViews(agent.id);
+  return updated;
 }

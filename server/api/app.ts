@@ -9,14 +9,18 @@ import { log } from '../log';
 import { apiReference } from './docs';
 import { errorSchema } from './schemas';
 import { listApiKeysEndpoint, mintApiKeyEndpoint, revokeApiKeyEndpoint } from './a/api-keys';
+import { endorseEndpoint, listEndorsementsEndpoint, revokeEndorsementEndpoint } from './a/endorse';
 import { getAgentA } from './a/get-agent';
 import { invokeA, invokeInfoA } from './a/invoke';
 import { getAgentByWallet } from './a/get-agent-by-wallet';
+import { graphEndpoint } from './a/graph';
 import { listAgentsA } from './a/list-agents';
+import { publicProfileEndpoint } from './a/public-profile';
 import { registerAgentEndpoint } from './a/register-agent';
 import { statsEndpoint } from './a/stats';
 import { updateProfileEndpoint } from './a/update-profile';
 import { getAgentB, listAgentsB, patchAgentB, upsertAgentB } from './v1/agents';
+import { attestEndpoint } from './v1/attest';
 import { authChallenge, authRevoke, authVerify } from './v1/auth';
 import { bootstrapEndpoint } from './v1/bootstrap';
 import { creditsEndpoint, depositInfoEndpoint } from './v1/credits';
@@ -38,6 +42,11 @@ export const ENDPOINTS: AnyEndpoint[] = [
   statsEndpoint,
   invokeInfoA,
   invokeA,
+  listEndorsementsEndpoint,
+  endorseEndpoint,
+  revokeEndorsementEndpoint,
+  graphEndpoint,
+  publicProfileEndpoint,
   // family B: /api/v1
   health,
   authChallenge,
@@ -50,6 +59,7 @@ export const ENDPOINTS: AnyEndpoint[] = [
   getAgentB,
   patchAgentB,
   invokeB,
+  attestEndpoint,
   creditsEndpoint,
   depositInfoEndpoint,
 ];

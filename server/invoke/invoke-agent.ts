@@ -13,6 +13,8 @@ import type { Caller } from '../http/caller';
 import { ApiError } from '../http/errors';
 import { OutboundError, outboundRequest } from '../net/outbound';
 import { currentRuntime } from '../runtime';
+import { deriveEdgesInto } from '../trust/derive-edges';
+import { invalidateTrustViews } from '../trust/trust-cache';
 
 /** The fixed router identifier sent as X-Service-Via. */
 export const ROUTER_ID = 'vouchsafe-router/1';
@@ -188,6 +190,12 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
       tx,
     );
   });
+
+  if (outcome.status === 'success' && caller.agentId) {
+    // A successful call is a partnership edge in the connection graph.
+    await deriveEdgesInto(target.id);
+    invalidateTrustViews(target.id);
+  }
 
   if (outcome.status === 'timeout') {
     throw new ApiError('upstream_timeout', 'The target agent did not answer in time; the fee was refunded', {

@@ -16,12 +16,14 @@ export const listAgentsA = endpoint({
     tier: z.enum(['entry', 'pro', 'enterprise']).optional(),
     limit: queryInt(1, 200, 50),
     offset: queryInt(0, 1_000_000, 0),
+    min_trust_score: queryInt(0, 280, 0),
     search: z.string().max(100).optional(),
   }),
   async handler({ query }) {
     const { agents, total } = await listAgents({
       search: query.search,
       tier: query.tier,
+      minTrustScore: query.min_trust_score,
       limit: query.limit,
       offset: query.offset,
     });

@@ -19,6 +19,7 @@ export const listAgentsB = endpoint({
     q: z.string().max(100).optional(),
     limit: queryInt(1, 100, 50),
     offset: queryInt(0, 1_000_000, 0),
+    min_trust_score: queryInt(0, 280, 0),
     with_metrics: queryBoolean.optional(),
     is_callable: queryBoolean.optional(),
   }),
@@ -26,6 +27,7 @@ export const listAgentsB = endpoint({
     const { agents, total } = await listAgents({
       search: query.q,
       isCallable: query.is_callable,
+      minTrustScore: query.min_trust_score,
       limit: query.limit,
       offset: query.offset,
     });

@@ -1,0 +1,137 @@
+import type { Address } from 'viem';
+import { requireAgent } from '../agents/find-agent';
+import { loadOneAgentMetrics } from '../agents/agent-metrics';
+import { verifySignedMessage } from '../auth/verify-signed-message';
+import { db } from '../db';
+import type { Endorsement } from '../db/generated/client';
+import { isUniqueViolation } from '../db/errors';
+import { ApiError } from '../http/errors';
+import { deriveEdgesInto } from './derive-edges';
+import { invalidateTrustViews } from './trust-cache';
+import { TRUST_RULES } from './trust-score';
+
+export const ATTESTATION_TYPES = ['verified', 'trusted', 'skill_verified', 'security_audited'] as const;
+export type AttestationType = (typeof ATTESTATION_TYPES)[number];
+
+export const TRUST_IMPACT_FORMULA = `+${TRUST_RULES.attestations.points} trust per received endorsement or positive attestation, at most +${TRUST_RULES.attestations.cap} in all`;
+
+export function endorsementView(endorsement: Endorsement) {
+  return {
+    id: endorsement.id,
+    attestation_type: endorsement.attestationType,
+    subject_agent_id: endorsement.subjectAgentId,
+    attestor_wallet: endorsement.endorserWallet,
+    evidence_url: endorsement.evidenceUrl,
+    stake_amount: endorsement.stakeAmount === null ? null : Number(endorsement.stakeAmount),
+    status: endorsement.status,
+    created_at: endorsement.createdAt.toISOString(),
+    revoked_at: endorsement.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/** GET /api/agents/{id}/endorse */
+export async function listEndorsements(ref: string) {
+  const agent = await requireAgent(ref);
+  const endorsements = await db().endorsement.findMany({
+    where: { subjectAgentId: agent.id, status: 'active' },
+    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+  });
+  return {
+    agent_id: agent.id,
+    endorsements: endorsements.map(endorsementView),
+    count: endorsements.length,
+    trust_impact_formula: TRUST_IMPACT_FORMULA,
+  };
+}
+
+export interface EndorseInput {
+  ref: string;
+  endorserWallet: Address;
+  attestationType: AttestationType;
+  evidenceUrl?: string;
+  stakeAmount?: number;
+  message: string;
+  signature: string;
+}
+
+/** The agent id as the endorser may have written it: the path's id or handle, or the agent's UUID. */
+function signedActions(ref: string, id: string, type: string): string[] {
+  return [...new Set([ref, id])].map((written) => `Endorse agent ${written} as ${type}`);
+}
+
+async function verifyAny(wallet: Address, message: string, signature: string, actions: string[]): Promise<void> {
+  // The action names which agent and type were endorsed; a message for another agent is refused.
+  const action = actions.find((candidate) => message.toLowerCase().startsWith(`${candidate.toLowerCase()} `)) ?? actions[0]!;
+  await verifySignedMessage({ wallet, message, signature, action });
+}
+
+/** POST /api/agents/{id}/endorse: the endorser signs `Endorse agent <id> as <type> <unix seconds>`. */
+export async function endorseAgent(input: EndorseInput) {
+  const agent = await requireAgent(input.ref);
+  if (agent.ownerWallet === input.endorserWallet) {
+    throw new ApiError('invalid_request', 'An agent’s owner cannot endorse it', { fields: { endorser_wallet: 'is the agent’s owner' } });
+  }
+  const duplicate = () =>
+    new ApiError('duplicate_endorsement', `This wallet already endorsed the agent as ${input.attestationType}`, {
+      attestation_type: input.attestationType,
+    });
+  const existing = await db().endorsement.findFirst({
+    where: { subjectAgentId: agent.id, endorserWallet: input.endorserWallet, attestationType: input.attestationType, status: 'active' },
+    select: { id: true },
+  });
+  if (existing) throw duplicate();
+  await verifyAny(input.endorserWallet, input.message, input.signature, signedActions(input.ref, agent.id, input.attestationType));
+  const before = await loadOneAgentMetrics(agent);
+  let endorsement: Endorsement;
+  try {
+    endorsement = await db().endorsement.create({
+      data: {
+        subjectAgentId: agent.id,
+        endorserWallet: input.endorserWallet,
+        attestationType: input.attestationType,
+        evidenceUrl: input.evidenceUrl ?? null,
+        stakeAmount: input.stakeAmount === undefined ? null : String(input.stakeAmount),
+        message: input.message,
+      },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate();
+    throw error;
+  }
+  await deriveEdgesInto(agent.id);
+  invalidateTrustViews(agent.id);
+  const after = await loadOneAgentMetrics(agent);
+  return {
+    endorsement: endorsementView(endorsement),
+    trust_impact: {
+      points: after.trust.total - before.trust.total,
+      previous_trust_score: before.trust.total,
+      new_trust_score: after.trust.total,
+      formula: TRUST_IMPACT_FORMULA,
+    },
+  };
+}
+
+/** DELETE /api/agents/{id}/endorse: only the endorser, signing `Revoke endorsement <attestation_id> <unix seconds>`. */
+export async function revokeEndorsement(input: { ref: string; endorserWallet: Address; attestationId: string; message: string; signature: string }) {
+  const agent = await requireAgent(input.ref);
+  const endorsement = await db().endorsement.findFirst({ where: { id: input.attestationId, subjectAgentId: agent.id } });
+  if (!endorsement) throw ApiError.notFound('Endorsement');
+  if (endorsement.endorserWallet !== input.endorserWallet) {
+    throw new ApiError('forbidden', 'Only the endorser can revoke this endorsement');
+  }
+  await verifySignedMessage({
+    wallet: input.endorserWallet,
+    message: input.message,
+    signature: input.signature,
+    action: `Revoke endorsement ${input.attestationId}`,
+  });
+  const revoked =
+    endorsement.status === 'revoked'
+      ? endorsement
+      : await db().endorsement.update({ where: { id: endorsement.id }, data: { status: 'revoked', revokedAt: new Date() } });
+  await deriveEdgesInto(agent.id);
+  invalidateTrustViews(agent.id);
+  const metrics = await loadOneAgentMetrics(agent);
+  return { revoked: true, attestation_id: revoked.id, endorsement: endorsementView(revoked), new_trust_score: metrics.trust.total };
+}
