@@ -46,7 +46,7 @@ declare module 'autocannon' {
     throughput: Histogram;
   }
 
-  export type Instance = EventEmitter & PromiseLike<Result>;
+  export type Instance = EventEmitter & PromiseLike<Result> & { stop(): void };
 
   function autocannon(options: Options): Instance;
   export default autocannon;

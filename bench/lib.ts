@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import autocannon from 'autocannon';
+import autocannon, { type Instance, type Options, type Result } from 'autocannon';
 
 /** Prints a progress line on stderr, so stdout carries only the summary. */
 export function note(message: string): void {
@@ -158,20 +158,42 @@ export interface LoadResult {
 
 const MAX_FAILURE_RATIO = 0.01;
 
+let currentLoad: Instance | null = null;
+
+/** Ends the load run in progress, if any (on interruption). */
+export function stopLoad(): void {
+  currentLoad?.stop();
+}
+
+/** Runs autocannon, reporting each response's status and exact duration (ms) to `onResponse`. */
+async function run(options: Options, onResponse?: (status: number, durationMs: number) => void): Promise<Result> {
+  const instance = autocannon(options);
+  if (onResponse) {
+    instance.on('response', (_client: unknown, status: number, _bytes: number, durationMs: number) =>
+      onResponse(status, durationMs),
+    );
+  }
+  currentLoad = instance;
+  try {
+    return await instance;
+  } finally {
+    currentLoad = null;
+  }
+}
+
 /** One autocannon run: a discarded warm-up, then the measured run. */
 export async function measure(options: LoadOptions): Promise<LoadResult> {
   const base = { url: options.url, headers: options.headers, connections: options.connections, timeout: 10 };
-  if (options.warmup > 0) await autocannon({ ...base, duration: options.warmup });
-  const instance = autocannon({ ...base, duration: options.duration, title: options.title });
+  if (options.warmup > 0) await run({ ...base, duration: options.warmup });
   const expected = (status: number) =>
     options.expectStatus === undefined ? status >= 200 && status < 300 : status === options.expectStatus;
+  // autocannon's latency histogram keeps whole milliseconds of 2xx responses; keep every exact duration too.
   const durations: number[] = [];
   let unexpected = 0;
-  instance.on('response', (_client: unknown, status: number, _bytes: number, responseTime: number) => {
-    durations.push(responseTime);
+  const result = await run({ ...base, duration: options.duration, title: options.title }, (status, durationMs) => {
+    durations.push(durationMs);
     if (!expected(status)) unexpected++;
   });
-  const result = await instance;
   const total = durations.length;
   const failures = unexpected + result.errors + result.timeouts;
   if (total === 0 || failures > MAX_FAILURE_RATIO * total) {
@@ -200,10 +222,12 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** A markdown table from a header row and data rows. */
+/** A markdown table from a header row and data rows; columns of figures are right-aligned. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+  const figure = /^(\d|n\/a$)/;
+  const rule = header.map((_, column) => (rows.every((row) => figure.test(row[column] ?? '')) ? '---:' : '---'));
+  return [line(header), line(rule), ...rows.map(line)].join('\n');
 }
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });

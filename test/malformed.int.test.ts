@@ -34,10 +34,7 @@ const weird = fc.oneof(
 
 const RAW_BODIES = new Set(['{', '{"a":', '[1,2', 'nul', '\u0000', '{"__proto__": {"x": 1}}', '"string"', '1e999', '']);
 
-const jsonish = fc.oneof(
-  fc.jsonValue({ maxDepth: 3 }),
-  fc.constantFrom(...RAW_BODIES),
-);
+const jsonish = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom(...RAW_BODIES));
 
 /** The broken bodies are sent as they are; everything else as JSON. */
 function bodyFor(value: unknown): string {

@@ -22,13 +22,22 @@ export interface AttestInput {
 export async function attestAgent(caller: Caller, ref: string, input: AttestInput) {
   const subject = await requireAgent(ref);
   if (subject.ownerWallet === caller.wallet) {
-    throw new ApiError('invalid_request', 'You cannot attest your own agent', { fields: { id: 'is an agent of the calling wallet' } });
+    throw new ApiError('invalid_request', 'You cannot attest your own agent', {
+      fields: { id: 'is an agent of the calling wallet' },
+    });
   }
   const attestation = await db().$transaction(async (tx) => {
     // Serialises attestations of one pair so that two concurrent calls cannot both pass the window check.
-    await tx.$queryRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked', `attest:${caller.wallet}:${subject.id}`);
+    await tx.$queryRawUnsafe(
+      'SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked',
+      `attest:${caller.wallet}:${subject.id}`,
+    );
     const previous = await tx.attestation.findFirst({
-      where: { attesterWallet: caller.wallet, subjectAgentId: subject.id, createdAt: { gt: new Date(Date.now() - ATTESTATION_WINDOW_MS) } },
+      where: {
+        attesterWallet: caller.wallet,
+        subjectAgentId: subject.id,
+        createdAt: { gt: new Date(Date.now() - ATTESTATION_WINDOW_MS) },
+      },
       orderBy: { createdAt: 'desc' },
     });
     if (previous) {

@@ -35,7 +35,11 @@ export async function connectionGraph(input: { wallet?: Address; depth: number }
   const keep = (edge: EdgeRow) => edges.set(`${edge.source}|${edge.target}|${edge.type}`, edge);
 
   if (input.wallet) {
-    const agents = await db().agent.findMany({ where: { ownerWallet: input.wallet }, select: { id: true }, orderBy: { createdAt: 'asc' } });
+    const agents = await db().agent.findMany({
+      where: { ownerWallet: input.wallet },
+      select: { id: true },
+      orderBy: { createdAt: 'asc' },
+    });
     if (agents.length === 0) throw new ApiError('not_found', 'No agent for this wallet');
     centers = agents.map((agent) => agent.id);
     centers.forEach((id) => visited.add(id));

@@ -69,18 +69,30 @@ async function verifyAny(wallet: Address, message: string, signature: string, ac
 export async function endorseAgent(input: EndorseInput) {
   const agent = await requireAgent(input.ref);
   if (agent.ownerWallet === input.endorserWallet) {
-    throw new ApiError('invalid_request', 'An agent’s owner cannot endorse it', { fields: { endorser_wallet: 'is the agent’s owner' } });
+    throw new ApiError('invalid_request', 'An agent’s owner cannot endorse it', {
+      fields: { endorser_wallet: 'is the agent’s owner' },
+    });
   }
   const duplicate = () =>
     new ApiError('duplicate_endorsement', `This wallet already endorsed the agent as ${input.attestationType}`, {
       attestation_type: input.attestationType,
     });
   const existing = await db().endorsement.findFirst({
-    where: { subjectAgentId: agent.id, endorserWallet: input.endorserWallet, attestationType: input.attestationType, status: 'active' },
+    where: {
+      subjectAgentId: agent.id,
+      endorserWallet: input.endorserWallet,
+      attestationType: input.attestationType,
+      status: 'active',
+    },
     select: { id: true },
   });
   if (existing) throw duplicate();
-  await verifyAny(input.endorserWallet, input.message, input.signature, signedActions(input.ref, agent.id, input.attestationType));
+  await verifyAny(
+    input.endorserWallet,
+    input.message,
+    input.signature,
+    signedActions(input.ref, agent.id, input.attestationType),
+  );
   const before = await loadOneAgentMetrics(agent);
   let endorsement: Endorsement;
   try {
@@ -113,7 +125,13 @@ export async function endorseAgent(input: EndorseInput) {
 }
 
 /** DELETE /api/agents/{id}/endorse: only the endorser, signing `Revoke endorsement <attestation_id> <unix seconds>`. */
-export async function revokeEndorsement(input: { ref: string; endorserWallet: Address; attestationId: string; message: string; signature: string }) {
+export async function revokeEndorsement(input: {
+  ref: string;
+  endorserWallet: Address;
+  attestationId: string;
+  message: string;
+  signature: string;
+}) {
   const agent = await requireAgent(input.ref);
   const endorsement = await db().endorsement.findFirst({ where: { id: input.attestationId, subjectAgentId: agent.id } });
   if (!endorsement) throw ApiError.notFound('Endorsement');
@@ -133,5 +151,10 @@ export async function revokeEndorsement(input: { ref: string; endorserWallet: Ad
   await deriveEdgesInto(agent.id);
   invalidateTrustViews(agent.id);
   const metrics = await loadOneAgentMetrics(agent);
-  return { revoked: true, attestation_id: revoked.id, endorsement: endorsementView(revoked), new_trust_score: metrics.trust.total };
+  return {
+    revoked: true,
+    attestation_id: revoked.id,
+    endorsement: endorsementView(revoked),
+    new_trust_score: metrics.trust.total,
+  };
 }

@@ -3,8 +3,8 @@ import { onTrustChange } from './trust-cache';
 import { trustSeeds } from './trust-counts';
 
 // Beyond the spec: a Sybil-resistant score beside the spec's additive one. Personalised PageRank
-// over trust edges, restarting at verified agents (or, before any exist, at established ones:
-// a tier or a month of age). Trust flows only along endorsements and attestations, in proportion
+// over trust edges, restarting at verified agents (weight 3) and established ones (weight 1: a
+// tier, or a month of age). Trust flows only along endorsements and attestations, in proportion
 // to their strength and to the endorser's own score, so a ring of fresh wallets endorsing one
 // another, unreachable from the seeds, ends near zero however many endorsements it trades.
 // Scores are scaled 0-100 (the best-trusted agent is 100) and cached until trust changes.
@@ -22,13 +22,28 @@ onTrustChange(() => {
   cached = null;
 });
 
-export function personalizedPageRank(nodes: string[], edges: { source: string; target: string; weight: number }[], seeds: string[]) {
+const VERIFIED_SEED_WEIGHT = 3;
+
+/** Restart weights by node id; without any seed every node restarts alike. */
+export function personalizedPageRank(
+  nodes: string[],
+  edges: { source: string; target: string; weight: number }[],
+  seeds: Map<string, number>,
+) {
   const index = new Map(nodes.map((id, i) => [id, i]));
   const n = nodes.length;
   const restart = new Float64Array(n);
-  const seedIds = seeds.filter((id) => index.has(id));
-  const base = seedIds.length ? seedIds : nodes;
-  for (const id of base) restart[index.get(id)!] = 1 / base.length;
+  let seedTotal = 0;
+  for (const [id, weight] of seeds) {
+    if (!index.has(id) || weight <= 0) continue;
+    restart[index.get(id)!] = weight;
+    seedTotal += weight;
+  }
+  if (seedTotal === 0) {
+    restart.fill(1);
+    seedTotal = n;
+  }
+  for (let i = 0; i < n; i++) restart[i]! /= seedTotal;
   const outWeight = new Float64Array(n);
   const links: [number, number, number][] = [];
   for (const edge of edges) {
@@ -63,7 +78,10 @@ async function computeScores(): Promise<Map<string, number>> {
   return personalizedPageRank(
     agents.map((a) => a.id),
     edges.map((e) => ({ ...e, weight: Number(e.weight) })),
-    seeds.verified.length ? seeds.verified : seeds.established,
+    new Map([
+      ...seeds.established.map((id) => [id, 1] as const),
+      ...seeds.verified.map((id) => [id, VERIFIED_SEED_WEIGHT] as const),
+    ]),
   );
 }
 

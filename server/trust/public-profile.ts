@@ -21,7 +21,11 @@ async function buildProfile(ref: string) {
   const agent = await requireAgent(ref);
   const [metrics, endorsements, attestations, propagated] = await Promise.all([
     loadOneAgentMetrics(agent),
-    db().endorsement.findMany({ where: { subjectAgentId: agent.id, status: 'active' }, orderBy: { createdAt: 'desc' }, take: 100 }),
+    db().endorsement.findMany({
+      where: { subjectAgentId: agent.id, status: 'active' },
+      orderBy: { createdAt: 'desc' },
+      take: 100,
+    }),
     db().attestation.findMany({ where: { subjectAgentId: agent.id }, orderBy: { createdAt: 'desc' }, take: 100 }),
     propagatedTrust(),
   ]);

@@ -1,0 +1,423 @@
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestApp, type TestApp } from './harness';
+import { newWallet, nowSeconds, registerAgent, signIn } from './wallets';
+
+const admin = newWallet();
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ ADMIN_WALLETS: admin.address });
+});
+afterAll(() => app.close());
+
+async function agent(fields: Record<string, unknown> = {}) {
+  const { account, response } = await registerAgent(app, newWallet(), fields);
+  expect(response.status).toBe(201);
+  return { account, id: response.body.id as string, handle: response.body.handle as string };
+}
+
+async function endorse(
+  endorser: PrivateKeyAccount,
+  ref: string,
+  type = 'trusted',
+  options: { ts?: number; messageRef?: string; nonce?: string } = {},
+) {
+  const nonce = options.nonce ? `${options.nonce} ` : '';
+  const message = `Endorse agent ${options.messageRef ?? ref} as ${type} ${nonce}${options.ts ?? nowSeconds()}`;
+  const signature = await endorser.signMessage({ message });
+  return app.post(`/api/agents/${ref}/endorse`, {
+    endorser_wallet: endorser.address,
+    attestation_type: type,
+    message,
+    signature,
+  });
+}
+
+const score = async (id: string) => (await app.get(`/api/agents/${id}`)).body.trust_score as number;
+
+describe('POST /api/agents/{id}/endorse', () => {
+  it('records the endorsement and adds 10 to the trust score', async () => {
+    const subject = await agent();
+    const endorser = newWallet();
+    const response = await endorse(endorser, subject.id, 'trusted');
+    expect(response.status).toBe(201);
+    expect(response.body.endorsement).toMatchObject({
+      attestation_type: 'trusted',
+      subject_agent_id: subject.id,
+      attestor_wallet: endorser.address,
+    });
+    expect(response.body.trust_impact).toMatchObject({ points: 10, previous_trust_score: 0, new_trust_score: 10 });
+    expect(await score(subject.id)).toBe(10);
+    const list = await app.get(`/api/agents/${subject.handle}/endorse`);
+    expect(list.body).toMatchObject({ agent_id: subject.id, count: 1 });
+    expect(list.body.trust_impact_formula).toContain('10');
+  });
+
+  it('works with a handle in the path and in the message', async () => {
+    const subject = await agent({ handle: `h-${Date.now().toString(36)}` });
+    expect((await endorse(newWallet(), subject.handle, 'skill_verified')).status).toBe(201);
+    expect((await endorse(newWallet(), subject.handle, 'skill_verified', { messageRef: subject.id })).status).toBe(201);
+  });
+
+  it('answers 409 for the same endorser and type, and accepts another type', async () => {
+    const subject = await agent();
+    const endorser = newWallet();
+    expect((await endorse(endorser, subject.id, 'trusted')).status).toBe(201);
+    const again = await endorse(endorser, subject.id, 'trusted');
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('duplicate_endorsement');
+    expect((await endorse(endorser, subject.id, 'security_audited')).status).toBe(201);
+  });
+
+  it('accepts a timestamp 4:59 old and refuses one 5:01 old', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const subject = await agent();
+      expect((await endorse(newWallet(), subject.id, 'trusted', { ts: nowSeconds(-299) })).status).toBe(201);
+      expect((await endorse(newWallet(), subject.id, 'trusted', { ts: nowSeconds(-301) })).status).toBe(401);
+      expect((await endorse(newWallet(), subject.id, 'trusted', { ts: nowSeconds(301) })).status).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('refuses every signature failure with 401', async () => {
+    const subject = await agent();
+    const other = await agent();
+    const endorser = newWallet();
+    const post = (body: Record<string, unknown>) =>
+      app.post(`/api/agents/${subject.id}/endorse`, { endorser_wallet: endorser.address, attestation_type: 'trusted', ...body });
+    const text = `Endorse agent ${subject.id} as trusted ${nowSeconds()}`;
+    // signed by someone else
+    expect((await post({ message: text, signature: await newWallet().signMessage({ message: text }) })).status).toBe(401);
+    // a message for another agent
+    const forOther = `Endorse agent ${other.id} as trusted ${nowSeconds()}`;
+    expect((await post({ message: forOther, signature: await endorser.signMessage({ message: forOther }) })).status).toBe(401);
+    // a message for another type
+    const otherType = `Endorse agent ${subject.id} as verified ${nowSeconds()}`;
+    expect((await post({ message: otherType, signature: await endorser.signMessage({ message: otherType }) })).status).toBe(401);
+    // no timestamp
+    const untimed = `Endorse agent ${subject.id} as trusted`;
+    expect((await post({ message: untimed, signature: await endorser.signMessage({ message: untimed }) })).status).toBe(401);
+    // malformed signature
+    expect((await post({ message: text, signature: '0x1234' })).status).toBe(401);
+    // the signed text changed after signing
+    expect((await post({ message: `${text}0`, signature: await endorser.signMessage({ message: text }) })).status).toBe(401);
+    // a replay of an accepted endorsement for the same agent by the same wallet (after revoking)
+    const good = `Endorse agent ${subject.id} as trusted ${nowSeconds()}`;
+    const signature = await endorser.signMessage({ message: good });
+    const created = await post({ message: good, signature });
+    expect(created.status).toBe(201);
+    const revokeText = `Revoke endorsement ${created.body.endorsement.id} ${nowSeconds()}`;
+    await app.request('DELETE', `/api/agents/${subject.id}/endorse`, {
+      body: {
+        endorser_wallet: endorser.address,
+        attestation_id: created.body.endorsement.id,
+        message: revokeText,
+        signature: await endorser.signMessage({ message: revokeText }),
+      },
+    });
+    expect((await post({ message: good, signature })).status).toBe(401);
+  });
+
+  it('refuses self-endorsement (400), unknown agents (404) and bad fields (400)', async () => {
+    const subject = await agent();
+    expect((await endorse(subject.account, subject.id)).status).toBe(400);
+    expect((await endorse(newWallet(), crypto.randomUUID())).status).toBe(404);
+    expect((await endorse(newWallet(), subject.id, 'best_friend')).status).toBe(400);
+  });
+});
+
+describe('DELETE /api/agents/{id}/endorse', () => {
+  async function revoke(as: PrivateKeyAccount, ref: string, attestationId: string, endorserWallet = as.address) {
+    const message = `Revoke endorsement ${attestationId} ${nowSeconds()}`;
+    return app.request('DELETE', `/api/agents/${ref}/endorse`, {
+      body: {
+        endorser_wallet: endorserWallet,
+        attestation_id: attestationId,
+        message,
+        signature: await as.signMessage({ message }),
+      },
+    });
+  }
+
+  it('lets only the endorser revoke, and removes the effect', async () => {
+    const subject = await agent();
+    const endorser = newWallet();
+    const created = await endorse(endorser, subject.id);
+    const id = created.body.endorsement.id;
+    const intruder = newWallet();
+    expect((await revoke(intruder, subject.id, id)).status).toBe(403);
+    expect((await revoke(intruder, subject.id, id, endorser.address)).status).toBe(401);
+    expect(await score(subject.id)).toBe(10);
+    const revoked = await revoke(endorser, subject.id, id);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toMatchObject({ revoked: true, attestation_id: id, new_trust_score: 0 });
+    expect(await score(subject.id)).toBe(0);
+    expect((await app.get(`/api/agents/${subject.id}/endorse`)).body.count).toBe(0);
+    const again = await endorse(endorser, subject.id, 'trusted', { nonce: 'again' });
+    expect(again.body).toMatchObject({ endorsement: { status: 'active' } });
+    expect(again.status).toBe(201);
+  });
+
+  it('answers 404 for an unknown endorsement', async () => {
+    const subject = await agent();
+    expect((await revoke(newWallet(), subject.id, crypto.randomUUID())).status).toBe(404);
+  });
+});
+
+describe('POST /api/v1/agents/{id}/attest', () => {
+  async function attester() {
+    const account = newWallet();
+    const { token } = await signIn(app, account);
+    await app.post('/api/v1/agents', { agent_name: 'Attester' }, { token });
+    return token;
+  }
+
+  it('records a positive attestation and returns the new score', async () => {
+    const subject = await agent();
+    const token = await attester();
+    const response = await app.post(
+      `/api/v1/agents/${subject.id}/attest`,
+      { verdict: 'positive', weight: 7, note: 'solid' },
+      { token },
+    );
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ attested: true, verdict: 'positive', weight: 7, new_trust_score: 12 });
+  });
+
+  it('lets a negative verdict take a positive one back and a neutral one count nothing', async () => {
+    const subject = await agent();
+    await app.post(`/api/v1/agents/${subject.id}/attest`, { verdict: 'positive', weight: 5 }, { token: await attester() });
+    const neutral = await app.post(
+      `/api/v1/agents/${subject.id}/attest`,
+      { verdict: 'neutral', weight: 5 },
+      { token: await attester() },
+    );
+    // +10 for the positive attestation, +2 for the positive attester's trust edge (a connection)
+    expect(neutral.body.new_trust_score).toBe(12);
+    const negative = await app.post(
+      `/api/v1/agents/${subject.id}/attest`,
+      { verdict: 'negative', weight: 5 },
+      { token: await attester() },
+    );
+    // the negative verdict cancels the positive one; negative and neutral make no connection
+    expect(negative.body.new_trust_score).toBe(2);
+  });
+
+  it.each([
+    ['weight 0', { verdict: 'positive', weight: 0 }],
+    ['weight 11', { verdict: 'positive', weight: 11 }],
+    ['weight 1.5', { verdict: 'positive', weight: 1.5 }],
+    ['note of 281', { verdict: 'positive', weight: 5, note: 'n'.repeat(281) }],
+    ['unknown verdict', { verdict: 'great', weight: 5 }],
+  ])('refuses %s with 400', async (_label, body) => {
+    const subject = await agent();
+    expect((await app.post(`/api/v1/agents/${subject.id}/attest`, body, { token: await attester() })).status).toBe(400);
+  });
+
+  it('accepts weights 1 and 10 and a note of 280', async () => {
+    const subject = await agent();
+    expect(
+      (
+        await app.post(
+          `/api/v1/agents/${subject.id}/attest`,
+          { verdict: 'positive', weight: 1, note: 'n'.repeat(280) },
+          { token: await attester() },
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await app.post(`/api/v1/agents/${subject.id}/attest`, { verdict: 'positive', weight: 10 }, { token: await attester() }))
+        .status,
+    ).toBe(200);
+  });
+
+  it('refuses attesting yourself, and a second attestation of the pair within 7 days (429)', async () => {
+    const account = newWallet();
+    const { token } = await signIn(app, account);
+    const own = await app.post('/api/v1/agents', { agent_name: 'Self' }, { token });
+    const self = await app.post(`/api/v1/agents/${own.body.agent_id}/attest`, { verdict: 'positive', weight: 5 }, { token });
+    expect(self.status).toBe(400);
+    const subject = await agent();
+    expect((await app.post(`/api/v1/agents/${subject.id}/attest`, { verdict: 'positive', weight: 5 }, { token })).status).toBe(
+      200,
+    );
+    const again = await app.post(`/api/v1/agents/${subject.id}/attest`, { verdict: 'negative', weight: 5 }, { token });
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(6 * 24 * 3600);
+    await app.database.sql.query(
+      `UPDATE attestations SET created_at = now() - interval '7 days 1 minute' WHERE subject_agent_id = $1`,
+      [subject.id],
+    );
+    expect((await app.post(`/api/v1/agents/${subject.id}/attest`, { verdict: 'neutral', weight: 5 }, { token })).status).toBe(
+      200,
+    );
+  });
+});
+
+describe('trust score from live data', () => {
+  it('counts received endorsements up to the 100 cap', async () => {
+    const subject = await agent();
+    for (let i = 0; i < 11; i++) expect((await endorse(newWallet(), subject.id)).status).toBe(201);
+    const profile = await app.get(`/api/agents/${subject.id}/public-profile`);
+    expect(profile.body.trust.components.attestations).toBe(100);
+  });
+
+  it('counts trust-graph connections (2 each, max 40), tier, age and admin verification', async () => {
+    const subject = await agent();
+    for (let i = 0; i < 21; i++) {
+      const endorser = await agent();
+      expect((await endorse(endorser.account, subject.id)).status).toBe(201);
+    }
+    await app.database.sql.query(
+      `UPDATE agents SET tier = 'enterprise', created_at = now() - interval '900 days' WHERE id = $1`,
+      [subject.id],
+    );
+    expect((await endorse(admin, subject.id, 'verified')).status).toBe(201);
+    const response = await app.get(`/api/v1/agents/${subject.id}`);
+    expect(response.body.trust.components).toEqual({
+      verified: 20,
+      tier: 50,
+      skills: 0,
+      attestations: 100,
+      account_age: 20,
+      connections: 40,
+    });
+    expect(response.body.trust_score).toBe(230);
+    const profile = await app.get(`/api/agents/${subject.handle}/public-profile`);
+    expect(profile.body.agent.verification_status).toBe('verified');
+    const filtered = await app.get('/api/agents?min_trust_score=230');
+    expect(filtered.body.agents.map((a: any) => a.id)).toEqual([subject.id]);
+    expect((await app.get('/api/v1/agents?min_trust_score=281')).status).toBe(400);
+  });
+});
+
+describe('GET /api/graph/connections', () => {
+  it('validates depth: 0 and 5 are 400, 1 and 4 work', async () => {
+    const a = await agent();
+    expect((await app.get(`/api/graph/connections?wallet=${a.account.address}&depth=0`)).status).toBe(400);
+    expect((await app.get(`/api/graph/connections?wallet=${a.account.address}&depth=5`)).status).toBe(400);
+    expect((await app.get(`/api/graph/connections?wallet=${a.account.address}&depth=1`)).status).toBe(200);
+    expect((await app.get(`/api/graph/connections?wallet=${a.account.address}&depth=4`)).status).toBe(200);
+    expect((await app.get(`/api/graph/connections?wallet=${a.account.address}`)).body.depth).toBe(2);
+  });
+
+  it('walks hops by depth and handles a cycle', async () => {
+    const [a, b, c, d] = [await agent(), await agent(), await agent(), await agent()];
+    // a -> b -> c -> a (a cycle) and c -> d
+    await endorse(a.account, b.id);
+    await endorse(b.account, c.id);
+    await endorse(c.account, a.id);
+    await endorse(c.account, d.id);
+    const ids = (body: any) => body.nodes.map((n: any) => n.id).sort();
+    const one = await app.get(`/api/graph/connections?wallet=${a.account.address}&depth=1`);
+    expect(ids(one.body)).toEqual([a.id, b.id, c.id].sort());
+    const two = await app.get(`/api/graph/connections?wallet=${a.account.address}&depth=2`);
+    expect(ids(two.body)).toEqual([a.id, b.id, c.id, d.id].sort());
+    expect(two.body.edges).toHaveLength(4);
+    expect(two.body.edges[0]).toMatchObject({ type: 'trust', strength: 0.5 });
+    expect(two.body.nodes[0]).toEqual(
+      expect.objectContaining({
+        id: expect.any(String),
+        wallet_address: expect.any(String),
+        handle: expect.any(String),
+        tier: 'none',
+        trust_score: expect.any(Number),
+      }),
+    );
+    expect(two.body.truncated).toBe(false);
+  });
+
+  it('without a wallet shows a bounded view of the most trusted agents', async () => {
+    const response = await app.get('/api/graph/connections');
+    expect(response.status).toBe(200);
+    expect(response.body.nodes.length).toBeLessThanOrEqual(50);
+    const scores = response.body.nodes.map((n: any) => n.trust_score);
+    expect(scores).toEqual([...scores].sort((x: number, y: number) => y - x));
+  });
+
+  it('caps a dense graph at depth 4 and says it was cut', async () => {
+    const center = await agent();
+    // 400 agents with 12 random edges each, written directly: the graph's shape is what matters here.
+    await app.database.sql.query(
+      `INSERT INTO agents (id, owner_wallet, agent_pubkey, name, handle, updated_at)
+       SELECT gen_random_uuid(), '0x' || lpad(to_hex(i), 40, '0'), 'dense', 'Dense ' || i, 'dense-' || i, now()
+       FROM generate_series(1, 400) i`,
+    );
+    await app.database.sql.query(
+      `INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength)
+       SELECT s.id, t.id, 'trust', 0.5 FROM
+         (SELECT id, row_number() OVER (ORDER BY id) AS n FROM agents WHERE agent_pubkey = 'dense') s
+         JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM agents WHERE agent_pubkey = 'dense') t
+           ON t.n IN ((s.n * 7) % 400 + 1, (s.n * 13) % 400 + 1, (s.n * 17) % 400 + 1, (s.n * 31) % 400 + 1,
+                      (s.n * 37) % 400 + 1, (s.n * 41) % 400 + 1, (s.n * 43) % 400 + 1, (s.n * 47) % 400 + 1,
+                      (s.n * 53) % 400 + 1, (s.n * 59) % 400 + 1, (s.n * 61) % 400 + 1, (s.n * 67) % 400 + 1)
+       WHERE s.id <> t.id
+       ON CONFLICT DO NOTHING`,
+    );
+    await app.database.sql.query(
+      `INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength)
+       SELECT $1::uuid, id, 'trust', 0.5 FROM agents WHERE agent_pubkey = 'dense' ORDER BY id LIMIT 5`,
+      [center.id],
+    );
+    const response = await app.get(`/api/graph/connections?wallet=${center.account.address}&depth=4`);
+    expect(response.status).toBe(200);
+    expect(response.body.truncated).toBe(true);
+    expect(response.body.nodes.length).toBe(200);
+    const ids = new Set(response.body.nodes.map((n: any) => n.id));
+    expect(response.body.edges.every((e: any) => ids.has(e.source) && ids.has(e.target))).toBe(true);
+  });
+
+  it('answers 404 for a wallet without agents', async () => {
+    expect((await app.get(`/api/graph/connections?wallet=${newWallet().address}`)).status).toBe(404);
+  });
+});
+
+describe('GET /api/agents/{id}/public-profile', () => {
+  it('serves by UUID and handle with the trust breakdown, cached 60 s, and shows changes at once', async () => {
+    const subject = await agent({ bio: 'hello' });
+    const byId = await app.get(`/api/agents/${subject.id}/public-profile`);
+    expect(byId.status).toBe(200);
+    expect(byId.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(byId.body).toMatchObject({
+      agent: { id: subject.id, handle: subject.handle, bio: 'hello', tier: 'none', verification_status: 'unverified' },
+      trust: { total: 0, verification: 0, reputation: 0, activity: 0, formula: expect.any(String) },
+      attestations: [],
+      skills: [],
+    });
+    expect((await app.get(`/api/agents/${subject.handle}/public-profile`)).body.agent.id).toBe(subject.id);
+    await endorse(newWallet(), subject.id, 'security_audited');
+    const after = await app.get(`/api/agents/${subject.handle}/public-profile`);
+    expect(after.body.trust.total).toBe(10);
+    expect(after.body.attestations).toEqual([{ attestation_type: 'security_audited', created_at: expect.any(String) }]);
+    expect((await app.get(`/api/agents/${crypto.randomUUID()}/public-profile`)).status).toBe(404);
+    expect((await app.get('/api/agents/no-such-handle/public-profile')).status).toBe(404);
+  });
+});
+
+describe('propagated trust (Sybil resistance)', () => {
+  it('ranks a ring of fresh wallets endorsing each other below an agent endorsed by established ones', async () => {
+    const established = [await agent(), await agent(), await agent()];
+    for (const e of established) {
+      await app.database.sql.query(`UPDATE agents SET created_at = now() - interval '400 days' WHERE id = $1`, [e.id]);
+    }
+    const honest = await agent();
+    for (const e of established) await endorse(e.account, honest.id);
+    const ring = [await agent(), await agent(), await agent(), await agent(), await agent()];
+    // every ring member endorses every other with every type: many endorsements, no outside trust
+    for (const from of ring) {
+      for (const to of ring) {
+        if (from === to) continue;
+        for (const type of ['trusted', 'skill_verified', 'security_audited']) await endorse(from.account, to.id, type);
+      }
+    }
+    const ringProfile = (await app.get(`/api/agents/${ring[0]!.id}/public-profile`)).body.trust;
+    const honestProfile = (await app.get(`/api/agents/${honest.id}/public-profile`)).body.trust;
+    // The spec's additive score rewards the ring...
+    expect(ringProfile.total).toBeGreaterThan(honestProfile.total);
+    // ...the propagated score does not.
+    expect(honestProfile.propagated).toBeGreaterThan(ringProfile.propagated);
+    expect(ringProfile.propagated).toBeLessThan(1);
+  });
+});
