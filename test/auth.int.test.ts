@@ -193,6 +193,24 @@ describe('bearer tokens', () => {
   });
 });
 
+describe('GET /api/v1/auth/session', () => {
+  it('describes the presented credential', async () => {
+    const account = newWallet();
+    const { token, api_key } = await signIn(app, account, { scopes: ['agents.read'], agentPubkey: 'who' });
+    const byToken = await app.get('/api/v1/auth/session', { token });
+    expect(byToken.body).toEqual({
+      wallet_address: account.address,
+      agent_id: null,
+      agent_pubkey: 'who',
+      scopes: ['agents.read'],
+      via: 'bearer',
+    });
+    const byKey = await app.get('/api/v1/auth/session', { headers: { 'X-Api-Key': api_key! } });
+    expect(byKey.body.via).toBe('api_key');
+    expect((await app.get('/api/v1/auth/session')).status).toBe(401);
+  });
+});
+
 describe('signature headers', () => {
   it('authenticate once; the same headers again are refused', async () => {
     const account = newWallet();

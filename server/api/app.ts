@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { cors } from 'hono/cors';
 import { ApiError } from '../http/errors';
 import type { AnyEndpoint } from '../http/endpoint';
 import { honoPath, mountEndpoint } from '../http/mount';
@@ -21,7 +20,7 @@ import { statsEndpoint } from './a/stats';
 import { updateProfileEndpoint } from './a/update-profile';
 import { getAgentB, listAgentsB, patchAgentB, upsertAgentB } from './v1/agents';
 import { attestEndpoint } from './v1/attest';
-import { authChallenge, authRevoke, authVerify } from './v1/auth';
+import { authChallenge, authRevoke, authSession, authVerify } from './v1/auth';
 import { bootstrapEndpoint } from './v1/bootstrap';
 import { creditsEndpoint, depositInfoEndpoint } from './v1/credits';
 import { invokeB } from './v1/invoke';
@@ -52,6 +51,7 @@ export const ENDPOINTS: AnyEndpoint[] = [
   authChallenge,
   authVerify,
   authRevoke,
+  authSession,
   bootstrapEndpoint,
   meStatsEndpoint,
   listAgentsB,
@@ -66,10 +66,30 @@ export const ENDPOINTS: AnyEndpoint[] = [
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-function errorResponse(context: Context, error: ApiError): Response {
-  const response = context.json(error.toBody(), error.status as 400);
-  for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
-  return response;
+// Agents may run in browsers; credentials travel in headers, never cookies, so any origin may call.
+const CORS_ALLOW_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'X-Api-Key',
+  'X-Agent-Address',
+  'X-Agent-Message',
+  'X-Message-Signature',
+  'Idempotency-Key',
+  'Last-Event-ID',
+  'X-Request-Id',
+].join(', ');
+const CORS_EXPOSE_HEADERS = [
+  'X-Request-Id',
+  'Retry-After',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Location',
+].join(', ');
+const CORS_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
+
+function errorResponse(context: Context, error: ApiError, headers: Record<string, string> = {}): Response {
+  return context.json(error.toBody(), error.status as 400, { ...error.headers, ...headers });
 }
 
 /** Builds the REST API: one fetch handler `(Request) => Response` for both path families. */
@@ -81,8 +101,19 @@ export function createApi(endpoints: AnyEndpoint[] = ENDPOINTS): OpenAPIHono {
     const incoming = context.req.header('x-request-id');
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     context.set('requestId' as never, requestId as never);
+    // Headers set before the handler are built into the response it creates; setting them on the
+    // finished response instead would force a slow copy (measured: about half the throughput).
+    context.header('X-Request-Id', requestId);
+    context.header('Access-Control-Allow-Origin', '*');
+    context.header('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
+    if (context.req.method === 'OPTIONS' && context.req.header('access-control-request-method')) {
+      return context.body(null, 204, {
+        'Access-Control-Allow-Methods': CORS_METHODS,
+        'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS,
+        'Access-Control-Max-Age': '86400',
+      });
+    }
     await next();
-    context.res.headers.set('X-Request-Id', requestId);
     log.info(
       {
         request_id: requestId,
@@ -94,28 +125,6 @@ export function createApi(endpoints: AnyEndpoint[] = ENDPOINTS): OpenAPIHono {
       'request',
     );
   });
-
-  // Agents may run in browsers; credentials travel in headers, never cookies.
-  app.use(
-    '*',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      allowHeaders: [
-        'Authorization',
-        'Content-Type',
-        'X-Api-Key',
-        'X-Agent-Address',
-        'X-Agent-Message',
-        'X-Message-Signature',
-        'Idempotency-Key',
-        'Last-Event-ID',
-        'X-Request-Id',
-      ],
-      exposeHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Location'],
-      maxAge: 86400,
-    }),
-  );
 
   app.openAPIRegistry.register('Error', errorSchema);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
@@ -151,12 +160,11 @@ export function createApi(endpoints: AnyEndpoint[] = ENDPOINTS): OpenAPIHono {
   app.notFound((context) => {
     const allowed = routeMatchers.filter((route) => route.pattern.test(context.req.path)).map((route) => route.method);
     if (allowed.length > 0) {
-      const response = errorResponse(
+      return errorResponse(
         context,
         new ApiError('method_not_allowed', `Method ${context.req.method} is not allowed on ${context.req.path}`, { allowed }),
+        { Allow: [...new Set(allowed)].join(', ') },
       );
-      response.headers.set('Allow', [...new Set(allowed)].join(', '));
-      return response;
     }
     return errorResponse(context, new ApiError('not_found', `No route for ${context.req.method} ${context.req.path}`));
   });

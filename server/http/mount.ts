@@ -6,7 +6,7 @@ import { currentRuntime } from '../runtime';
 import { clientIp } from './client-ip';
 import type { AnyEndpoint } from './endpoint';
 import { ApiError, validationError } from './errors';
-import { rateLimitHeaders, type RateLimitResult } from './rate-limit';
+import { rateLimitHeaders } from './rate-limit';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './read-body';
 
 /** /api/v1/agents/{id} -> /api/v1/agents/:id */
@@ -47,10 +47,10 @@ export function mountEndpoint(app: OpenAPIHono, def: AnyEndpoint): void {
     const query = parse(def.query, queryObject(context), 'query');
     const rawBody = def.body ? await readJsonBody(request, def.bodyLimit ?? DEFAULT_BODY_LIMIT) : undefined;
     const body = parse(def.body, rawBody ?? {}, 'body');
-    let limit: RateLimitResult | null = null;
     if (def.rateLimit) {
       const subject = limiter.policy(def.rateLimit).key === 'caller' && caller ? `w:${caller.wallet}` : `ip:${ip}`;
-      limit = await limiter.enforce(def.rateLimit, subject);
+      const limit = await limiter.enforce(def.rateLimit, subject);
+      for (const [name, value] of Object.entries(rateLimitHeaders(limit))) context.header(name, value);
     }
     const result = await def.handler({
       params,
@@ -62,9 +62,7 @@ export function mountEndpoint(app: OpenAPIHono, def: AnyEndpoint): void {
       requestId: context.get('requestId' as never) as string,
       context,
     });
-    const response = result instanceof Response ? result : context.json(result as object, (def.status ?? 200) as 200);
-    if (limit) for (const [name, value] of Object.entries(rateLimitHeaders(limit))) response.headers.set(name, value);
-    return response;
+    return result instanceof Response ? result : context.json(result as object, (def.status ?? 200) as 200);
   });
 
   const security =

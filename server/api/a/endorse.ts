@@ -35,7 +35,12 @@ export const endorseEndpoint = endpoint({
     message: z.string().min(1).max(1000),
     signature: z.string().min(1).max(10_000),
   }),
-  errors: { 400: 'Invalid fields or self-endorsement', 401: 'Bad, stale or reused signature', 404: 'Unknown agent', 409: 'Already endorsed with this type' },
+  errors: {
+    400: 'Invalid fields or self-endorsement',
+    401: 'Bad, stale or reused signature',
+    404: 'Unknown agent',
+    409: 'Already endorsed with this type',
+  },
   handler: ({ params, body }) =>
     endorseAgent({
       ref: params.id,

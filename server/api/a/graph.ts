@@ -8,7 +8,8 @@ export const graphEndpoint = endpoint({
   method: 'get',
   path: '/api/graph/connections',
   summary: 'Connection graph',
-  description: 'Without wallet: the most trusted agents and the edges among them. Bounded: `truncated` says when nodes or edges were cut.',
+  description:
+    'Without wallet: the most trusted agents and the edges among them. Bounded: `truncated` says when nodes or edges were cut.',
   tags: ['Trust'],
   auth: 'none',
   query: z.object({ wallet: walletAddress.optional(), depth: queryInt(1, 4, 2) }),

@@ -15,6 +15,10 @@ export const attestEndpoint = endpoint({
     weight: z.number().int().min(1).max(10),
     note: z.string().max(280).optional(),
   }),
-  errors: { 400: 'Invalid fields, or attesting your own agent', 404: 'Unknown agent', 429: 'Already attested in the last 7 days' },
+  errors: {
+    400: 'Invalid fields, or attesting your own agent',
+    404: 'Unknown agent',
+    429: 'Already attested in the last 7 days',
+  },
   handler: ({ caller, params, body }) => attestAgent(caller, params.id, body),
 });

@@ -54,3 +54,18 @@ export const authRevoke = endpoint({
   auth: ['bearer'],
   handler: ({ caller }) => revokeToken(caller),
 });
+
+export const authSession = endpoint({
+  method: 'get',
+  path: '/api/v1/auth/session',
+  summary: 'Who the presented credential is: wallet, agent, scopes',
+  tags: ['Auth'],
+  auth: ['bearer', 'api_key', 'signature'],
+  handler: async ({ caller }) => ({
+    wallet_address: caller.wallet,
+    agent_id: caller.agentId,
+    agent_pubkey: caller.agentPubkey,
+    scopes: caller.scopes,
+    via: caller.via,
+  }),
+});
