@@ -2,11 +2,14 @@
 // /api/trpc, /api/auth and pages go to Next.js; every other /api path goes straight to the REST
 // API's fetch handler, which answers about 20x faster than a Next route handler.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import next from 'next';
 import { createApi } from './server/api/app';
 import { ConfigError } from './server/config';
 import { gracefulShutdown } from './server/http/graceful-shutdown';
+import { startJobs } from './server/jobs/schedule';
 import { log } from './server/log';
 import { startRuntime, type Runtime } from './server/runtime';
 
@@ -28,6 +31,7 @@ async function main() {
     console.error(message.split('\n')[0]);
     process.exit(1);
   }
+  const stopJobs = startJobs(runtime);
   const apiListener = getRequestListener(createApi().fetch);
   const nextApp = next({ dev: false, dir: process.cwd(), port: runtime.config.PORT });
   await nextApp.prepare();
@@ -51,6 +55,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests');
+    stopJobs();
     void gracefulShutdown(server, () =>
       runtime.close().catch((error) => log.error({ err: error }, 'closing the runtime failed')),
     ).then(() => {
@@ -62,4 +67,5 @@ async function main() {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-if (process.env.VITEST === undefined) void main();
+// Runs when started as the entry point (npm start), not when a test imports isRestApiPath.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) void main();

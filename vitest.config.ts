@@ -26,6 +26,11 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        extends: true,
+        // The production entry (server.ts) over real HTTP; builds the app first when needed.
+        test: { name: 'e2e', include: ['e2e/**/*.e2e.test.ts'], testTimeout: 120_000, hookTimeout: 600_000 },
+      },
     ],
   },
 });

@@ -1,9 +1,10 @@
-// npm start: builds the Next.js app when no build exists, then serves server.ts on PORT.
+// npm start: builds the Next.js app when no build exists or the sources changed since, then
+// serves server.ts on PORT.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { buildIsStale } from './build-state.mjs';
 
-if (!existsSync('.next/BUILD_ID')) {
-  console.log('No production build found: running next build (about a minute, once)...');
+if (buildIsStale()) {
+  console.log('Building the app (about a minute; only when the sources changed)...');
   const build = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }

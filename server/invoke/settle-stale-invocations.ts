@@ -1,0 +1,43 @@
+import { holdAccount, walletAccount } from '../credits/accounts';
+import { balanceOf, InsufficientCreditsError, post } from '../credits/ledger';
+import { db } from '../db';
+import { log } from '../log';
+
+/**
+ * Refunds invocations left pending by a process that stopped between charging and settling.
+ * The hold account's balance is the truth: whatever is still in escrow goes back to the caller,
+ * so an invocation settled just before the crash is never refunded twice.
+ */
+export async function settleStaleInvocations(olderThanMs: number): Promise<number> {
+  const stale = await db().invocation.findMany({
+    where: { status: 'pending', createdAt: { lt: new Date(Date.now() - olderThanMs) } },
+    take: 500,
+  });
+  for (const invocation of stale) {
+    const escrow = holdAccount('invocation', invocation.id);
+    const held = await balanceOf(escrow);
+    if (held > 0n) {
+      try {
+        await post({
+          reason: 'invocation_refund',
+          refType: 'invocation',
+          refId: invocation.id,
+          postings: [
+            { account: escrow, amount: -held },
+            { account: walletAccount(invocation.callerWallet), amount: held },
+          ],
+          unspend: { wallet: invocation.callerWallet, amount: held, day: invocation.createdAt },
+        });
+      } catch (error) {
+        // Settled concurrently: nothing left to give back.
+        if (!(error instanceof InsufficientCreditsError)) throw error;
+      }
+    }
+    await db().invocation.updateMany({
+      where: { id: invocation.id, status: 'pending' },
+      data: { status: 'error', error: 'the router stopped before the call settled; refunded', completedAt: new Date() },
+    });
+    log.warn({ invocation_id: invocation.id, refunded_micro_claw: held.toString() }, 'settled a stale invocation');
+  }
+  return stale.length;
+}
