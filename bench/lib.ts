@@ -1,7 +1,7 @@
 // Helpers for bench/run.ts: free ports, temp dirs, starting and stopping servers, load runs.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,12 +13,21 @@ export function note(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
 }
 
-/** Runs `next build` when there is no production build yet. */
-export function ensureBuild(cwd: string): void {
-  if (existsSync(path.join(cwd, '.next', 'BUILD_ID'))) return;
-  note('no production build found: running next build');
-  const build = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { cwd, stdio: 'inherit' });
+/**
+ * Runs a fresh `next build`, always: a stale `.next` would bundle old server code into the Next
+ * route. Its output goes to stderr, so stdout carries only the summary. Returns seconds taken.
+ */
+export function buildProduction(cwd: string): number {
+  note('running next build (fresh production build)');
+  const started = performance.now();
+  const build = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
+    cwd,
+    stdio: ['ignore', process.stderr, process.stderr],
+  });
   if (build.status !== 0) throw new Error(`next build failed (exit ${build.status ?? build.signal})`);
+  const seconds = (performance.now() - started) / 1000;
+  note(`next build done in ${seconds.toFixed(1)} s`);
+  return seconds;
 }
 
 /** A TCP port that was free a moment ago. */
@@ -130,7 +139,9 @@ export async function stopServer(server: ServerHandle, graceMs = 15_000): Promis
 export interface LoadOptions {
   title: string;
   url: string;
+  method?: 'GET' | 'POST';
   headers?: Record<string, string>;
+  body?: string;
   connections: number;
   /** Seconds measured. */
   duration: number;
@@ -138,6 +149,8 @@ export interface LoadOptions {
   warmup: number;
   /** The status every response should have; default any 2xx. */
   expectStatus?: number;
+  /** Return unexpected statuses in the result instead of failing above 1% of them. */
+  allowFailures?: boolean;
 }
 
 export interface LoadResult {
@@ -148,12 +161,19 @@ export interface LoadResult {
   /** autocannon's latency.p50 and latency.p99: whole milliseconds, and only 2xx responses count. */
   p50: number;
   p99: number;
-  /** Median of every measured response's exact duration (autocannon's 'response' events). */
+  /** Median and 99th percentile of every measured response's exact duration (autocannon's 'response' events). */
   exactP50: number;
+  exactP99: number;
+  /** Seconds the measured run actually lasted (autocannon's duration). */
+  seconds: number;
+  /** Responses per HTTP status. */
+  statuses: Map<number, number>;
   /** Responses received in the measured run. */
   total: number;
   /** Responses with another status than expected, connection errors and timeouts. */
   failures: number;
+  /** Connection errors and timeouts alone (no response). */
+  errors: number;
 }
 
 const MAX_FAILURE_RATIO = 0.01;
@@ -183,20 +203,29 @@ async function run(options: Options, onResponse?: (status: number, durationMs: n
 
 /** One autocannon run: a discarded warm-up, then the measured run. */
 export async function measure(options: LoadOptions): Promise<LoadResult> {
-  const base = { url: options.url, headers: options.headers, connections: options.connections, timeout: 10 };
+  const base = {
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections,
+    timeout: 10,
+  };
   if (options.warmup > 0) await run({ ...base, duration: options.warmup });
   const expected = (status: number) =>
     options.expectStatus === undefined ? status >= 200 && status < 300 : status === options.expectStatus;
   // autocannon's latency histogram keeps whole milliseconds of 2xx responses; keep every exact duration too.
   const durations: number[] = [];
+  const statuses = new Map<number, number>();
   let unexpected = 0;
   const result = await run({ ...base, duration: options.duration, title: options.title }, (status, durationMs) => {
     durations.push(durationMs);
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
     if (!expected(status)) unexpected++;
   });
   const total = durations.length;
   const failures = unexpected + result.errors + result.timeouts;
-  if (total === 0 || failures > MAX_FAILURE_RATIO * total) {
+  if (!options.allowFailures && (total === 0 || failures > MAX_FAILURE_RATIO * total)) {
     throw new Error(
       `${options.title}: ${failures} failed requests (unexpected status ${unexpected}, errors ${result.errors}, ` +
         `timeouts ${result.timeouts}) out of ${total}`,
@@ -209,9 +238,13 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
     requestsPerSec: result.requests.average,
     p50: result['2xx'] > 0 ? result.latency.p50 : Number.NaN,
     p99: result['2xx'] > 0 ? result.latency.p99 : Number.NaN,
-    exactP50: median(durations),
+    exactP50: percentile(durations, 50),
+    exactP99: percentile(durations, 99),
+    seconds: result.duration,
+    statuses,
     total,
     failures,
+    errors: result.errors + result.timeouts,
   };
 }
 
@@ -220,6 +253,62 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The p-th percentile (0-100): the median for 50, else the nearest-rank value. */
+export function percentile(values: readonly number[], p: number): number {
+  if (p === 50) return median(values);
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export interface EchoServer {
+  baseUrl: string;
+  port: number;
+  /** Requests answered per path since the start. */
+  hits(urlPath: string): number;
+  close(): Promise<void>;
+}
+
+/** A tiny invoke target on 127.0.0.1: answers every request 200 with its JSON body echoed back. */
+export async function startEchoServer(): Promise<EchoServer> {
+  const counts = new Map<string, number>();
+  const server = createHttpServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const urlPath = (request.url ?? '/').split('?')[0]!;
+      counts.set(urlPath, (counts.get(urlPath) ?? 0) + 1);
+      const text = Buffer.concat(chunks).toString('utf8');
+      let echo: unknown = null;
+      try {
+        echo = text ? JSON.parse(text) : null;
+      } catch {
+        echo = text;
+      }
+      const body = JSON.stringify({ echo });
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      response.end(body);
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  if (!address || typeof address !== 'object') throw new Error('echo server has no port');
+  return {
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    port: address.port,
+    hits: (urlPath) => counts.get(urlPath) ?? 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /** A markdown table from a header row and data rows; columns of figures are right-aligned. */
