@@ -1,5 +1,5 @@
 import type { Agent } from '../db/generated/client';
-import type { Queryable } from '../credits/ledger';
+import type { Queryable } from '../db/sql-runner';
 import { loadTrustCounts } from '../trust/trust-counts';
 import { computeTrust, type TrustBreakdown } from '../trust/trust-score';
 

@@ -2,6 +2,7 @@ import type { Address } from 'viem';
 import { db } from '../db';
 import type { Agent, Prisma } from '../db/generated/client';
 import { isUniqueViolation } from '../db/errors';
+import { prismaRunner } from '../db/sql-runner';
 import { emit } from '../events/emit';
 import { ApiError } from '../http/errors';
 import { generateHandle } from './handles';
@@ -46,7 +47,7 @@ async function insertAgent(input: NewAgent, handle: string, tx: Prisma.Transacti
       wallet_address: agent.ownerWallet,
       created_at: agent.createdAt.toISOString(),
     },
-    tx,
+    prismaRunner(tx),
   );
   return agent;
 }

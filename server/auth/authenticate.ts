@@ -21,11 +21,12 @@ interface CredentialRow {
   scopes: string[];
   max_spend_per_day: string | bigint | null;
   agent_id: string | null;
+  agent_max_spend: string | bigint | null;
 }
 
 // The agent a credential acts for: the one with its agent_pubkey, else the wallet's oldest agent.
 const AGENT_FOR_CREDENTIAL = `LEFT JOIN LATERAL (
-    SELECT id FROM agents
+    SELECT id, max_spend_per_day FROM agents
     WHERE owner_wallet = c.wallet
     ORDER BY COALESCE(agent_pubkey = c.agent_pubkey, false) DESC, created_at ASC, id ASC
     LIMIT 1
@@ -45,6 +46,12 @@ function presentedModes(headers: Headers): AuthMode[] {
   return modes;
 }
 
+/** The stricter of two optional daily limits (null is no limit). */
+function stricter(...limits: (string | bigint | null | undefined)[]): bigint | null {
+  const set = limits.filter((v): v is string | bigint => v !== null && v !== undefined).map(BigInt);
+  return set.length ? set.reduce((a, b) => (a < b ? a : b)) : null;
+}
+
 function toCaller(via: AuthMode, row: CredentialRow): Caller {
   return {
     via,
@@ -53,14 +60,14 @@ function toCaller(via: AuthMode, row: CredentialRow): Caller {
     agentPubkey: row.agent_pubkey,
     scopes: row.scopes,
     credentialId: row.id,
-    maxSpendPerDay: row.max_spend_per_day === null ? null : BigInt(row.max_spend_per_day),
+    maxSpendPerDay: stricter(row.max_spend_per_day, row.agent_max_spend),
   };
 }
 
 /** Resolves a bearer token to its caller, or null when unknown, expired or revoked. */
 export async function callerForToken(token: string): Promise<Caller | null> {
   const [row] = await database().sql.query<CredentialRow>(
-    `SELECT c.id, c.wallet, c.agent_pubkey, c.scopes, c.max_spend_per_day, a.id AS agent_id
+    `SELECT c.id, c.wallet, c.agent_pubkey, c.scopes, c.max_spend_per_day, a.id AS agent_id, a.max_spend_per_day AS agent_max_spend
      FROM access_tokens c ${AGENT_FOR_CREDENTIAL}
      WHERE c.token_hash = $1 AND c.revoked_at IS NULL AND c.expires_at > now()`,
     [hashSecret(token)],
@@ -81,7 +88,7 @@ async function fromApiKey(headers: Headers): Promise<Caller> {
   if (!isWellFormedApiKey(key)) throw unauthorized('The API key is malformed');
   const { sql } = database();
   const [row] = await sql.query<CredentialRow>(
-    `SELECT c.id, c.wallet, c.agent_pubkey, c.scopes, c.max_spend_per_day, a.id AS agent_id
+    `SELECT c.id, c.wallet, c.agent_pubkey, c.scopes, c.max_spend_per_day, a.id AS agent_id, a.max_spend_per_day AS agent_max_spend
      FROM api_keys c ${AGENT_FOR_CREDENTIAL}
      WHERE c.key_hash = $1 AND c.revoked_at IS NULL`,
     [hashSecret(key)],
@@ -108,8 +115,8 @@ async function fromSignature(headers: Headers): Promise<Caller> {
   if (!isAddress(address, { strict: false })) throw unauthorized('X-Agent-Address is not an EVM address');
   const wallet = getAddress(address);
   await verifySignedMessage({ wallet, message, signature });
-  const [agent] = await database().sql.query<{ id: string }>(
-    'SELECT id FROM agents WHERE owner_wallet = $1 ORDER BY created_at ASC, id ASC LIMIT 1',
+  const [agent] = await database().sql.query<{ id: string; max_spend_per_day: string | bigint | null }>(
+    'SELECT id, max_spend_per_day FROM agents WHERE owner_wallet = $1 ORDER BY created_at ASC, id ASC LIMIT 1',
     [wallet],
   );
   // The wallet itself signed: it holds every scope of its own agents.
@@ -120,7 +127,7 @@ async function fromSignature(headers: Headers): Promise<Caller> {
     agentPubkey: null,
     scopes: ALL_SCOPES,
     credentialId: null,
-    maxSpendPerDay: null,
+    maxSpendPerDay: stricter(agent?.max_spend_per_day),
   };
 }
 

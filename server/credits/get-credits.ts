@@ -4,7 +4,6 @@ import type { Caller } from '../http/caller';
 import { walletAccount } from './accounts';
 import { balanceOf } from './ledger';
 import { microToClaw } from './money';
-import { effectiveDailyLimit } from './spend-limit';
 
 interface PostingRow {
   transaction_id: string;
@@ -47,10 +46,10 @@ export async function dailySpend(wallet: Address): Promise<bigint> {
 
 /** GET /api/v1/credits */
 export async function getCredits(caller: Caller) {
-  const [balance, spent, limit, transactions] = await Promise.all([
+  const limit = caller.maxSpendPerDay;
+  const [balance, spent, transactions] = await Promise.all([
     balanceOf(walletAccount(caller.wallet)),
     dailySpend(caller.wallet),
-    effectiveDailyLimit(caller),
     recentTransactions(caller.wallet, 20),
   ]);
   return {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { database } from '../db';
+import type { Queryable } from '../db/sql-runner';
 import { ApiError } from '../http/errors';
 import { microToClaw } from './money';
 import { accountKind } from './accounts';
@@ -35,11 +36,6 @@ export interface PostInput {
   unspend?: { wallet: string; amount: bigint; day: Date };
 }
 
-/** Anything that runs parameterised SQL: the pool, PGlite, or a transaction. */
-export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
-}
-
 export class InsufficientCreditsError extends ApiError {}
 
 function assertBalanced(postings: Posting[]): void {
@@ -49,14 +45,22 @@ function assertBalanced(postings: Posting[]): void {
   if (postings.some((posting) => posting.amount === 0n)) throw new Error('zero postings are not recorded');
 }
 
-// Accounts this process has already seen created (creation is idempotent; this saves a statement).
+// Accounts this process knows exist (creation is idempotent; this saves a statement). Bounded:
+// one hold account per invocation would otherwise grow it forever.
 const knownAccounts = new Set<string>();
+const KNOWN_ACCOUNTS_MAX = 50_000;
+
+function remember(ids: string[]): void {
+  if (knownAccounts.size + ids.length > KNOWN_ACCOUNTS_MAX) knownAccounts.clear();
+  for (const id of ids) knownAccounts.add(id);
+}
 
 /** Forgets which accounts exist (a fresh database). */
 export function resetLedgerCache(): void {
   knownAccounts.clear();
 }
 
+/** Creates, empty, the accounts a transaction debits, so that the debit meets the overdraft CHECK. */
 async function ensureAccounts(runner: Queryable, ids: string[]): Promise<void> {
   const missing = ids.filter((id) => !knownAccounts.has(id));
   if (missing.length === 0) return;
@@ -65,8 +69,7 @@ async function ensureAccounts(runner: Queryable, ids: string[]): Promise<void> {
     `INSERT INTO ledger_accounts (id, kind, allow_negative) VALUES ${values} ON CONFLICT (id) DO NOTHING`,
     missing.flatMap((id) => [id, accountKind(id), accountKind(id) === 'world']),
   );
-  // Hold accounts are used once: remembering them would only grow the set.
-  for (const id of missing) if (accountKind(id) !== 'hold') knownAccounts.add(id);
+  remember(missing);
 }
 
 function isConstraint(error: unknown, name: string): boolean {
@@ -95,16 +98,18 @@ export async function post(
   const id = randomUUID();
   // Postings that cancel out (a wallet paying itself) move nothing and record nothing.
   if (postings.length === 0) return { applied: true, transactionId: id };
-  // Accounts are created empty on first use; the movement itself is one statement below.
+  // Debited accounts must exist before the statement; credited ones are created by it.
   await ensureAccounts(
     runner,
-    postings.map(([account]) => account),
+    postings.filter(([, amount]) => amount < 0n).map(([account]) => account),
   );
 
   const params: unknown[] = [id, input.reason, input.refType ?? null, input.refId ?? null, input.idempotencyKey ?? null];
   const rows = postings.map(([account, amount]) => {
-    params.push(account, amount.toString());
-    return `($${params.length - 1}::text, $${params.length}::bigint)`;
+    const kind = accountKind(account);
+    params.push(account, amount.toString(), kind, kind === 'world');
+    const n = params.length;
+    return `($${n - 3}::text, $${n - 2}::bigint, $${n - 1}::text, $${n}::boolean)`;
   });
   let spendSql = '';
   if (input.spend && input.spend.amount > 0n) {
@@ -125,7 +130,10 @@ export async function post(
       WHERE wallet = $${w} AND day = $${d}::date AND EXISTS (SELECT 1 FROM txn)
       RETURNING spent)`;
   }
-  const sql = `WITH p(account, amount) AS (VALUES ${rows.join(', ')}),
+  // A debit updates an existing row, where the no-overdraft CHECK applies; a credit can never
+  // overdraw, so it upserts (Postgres checks an upsert's proposed row before the conflict, which
+  // is why debits cannot take this path).
+  const sql = `WITH p(account, amount, kind, allow_negative) AS (VALUES ${rows.join(', ')}),
     txn AS (
       INSERT INTO ledger_transactions (id, reason, ref_type, ref_id, idempotency_key)
       VALUES ($1, $2, $3, $4, $5)
@@ -133,18 +141,25 @@ export async function post(
       RETURNING id),
     upd AS (
       UPDATE ledger_accounts a SET balance = a.balance + p.amount
-      FROM p WHERE a.id = p.account AND EXISTS (SELECT 1 FROM txn)
+      FROM p WHERE a.id = p.account AND p.amount < 0 AND EXISTS (SELECT 1 FROM txn)
       RETURNING a.id),
+    cre AS (
+      INSERT INTO ledger_accounts (id, kind, balance, allow_negative)
+      SELECT p.account, p.kind, p.amount, p.allow_negative FROM p WHERE p.amount > 0 AND EXISTS (SELECT 1 FROM txn)
+      ON CONFLICT (id) DO UPDATE SET balance = ledger_accounts.balance + excluded.balance
+      RETURNING id),
     ins AS (
       INSERT INTO ledger_postings (transaction_id, account_id, amount)
       SELECT txn.id, p.account, p.amount FROM txn, p
       RETURNING 1)${spendSql}
-    SELECT (SELECT count(*) FROM txn)::int AS applied, (SELECT count(*) FROM upd)::int AS updated, (SELECT count(*) FROM ins)::int AS posted`;
+    SELECT (SELECT count(*) FROM txn)::int AS applied, (SELECT count(*) FROM upd)::int + (SELECT count(*) FROM cre)::int AS updated,
+      (SELECT count(*) FROM ins)::int AS posted`;
 
   for (let attempt = 0; ; attempt++) {
     try {
       const [result] = await runner.query<{ applied: number; updated: number }>(sql, params);
       const applied = Number(result?.applied ?? 0) === 1;
+      if (applied) remember(postings.map(([account]) => account));
       return { applied, transactionId: id };
     } catch (error) {
       if (isConstraint(error, 'ledger_accounts_no_overdraft')) {

@@ -10,6 +10,16 @@ export interface SqlRunner {
   withConnection<R>(fn: (conn: SqlRunner) => Promise<R>): Promise<R>;
 }
 
+/** Anything that runs parameterised SQL: the pool, PGlite, or a transaction. */
+export type Queryable = Pick<SqlRunner, 'query'>;
+
+/** Raw SQL inside a Prisma interactive transaction (which, on PGlite, holds the only connection). */
+export function prismaRunner(tx: { $queryRawUnsafe<T = unknown>(sql: string, ...values: unknown[]): Promise<T> }): Queryable {
+  return {
+    query: <T>(sql: string, params: unknown[] = []) => tx.$queryRawUnsafe<T[]>(sql, ...params),
+  };
+}
+
 export function pgliteRunner(pglite: PGlite): SqlRunner {
   const runner: SqlRunner = {
     async query<T>(sql: string, params?: unknown[]) {

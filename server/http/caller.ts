@@ -11,7 +11,10 @@ export interface Caller {
   scopes: readonly string[];
   /** Token or key id (null for signature headers). */
   credentialId: string | null;
-  /** Self-imposed daily spend limit carried by the credential, in micro-CLAW. */
+  /**
+   * The daily spend limit in force, in micro-CLAW: the stricter of the credential's
+   * (max_spend_claw_per_day at sign-in) and its agent's (POST or PATCH on the agent); null for none.
+   */
   maxSpendPerDay: bigint | null;
 }
 

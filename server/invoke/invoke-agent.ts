@@ -1,23 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { loadOneAgentMetrics } from '../agents/agent-metrics';
-import { requireAgent } from '../agents/find-agent';
+import { findAgent } from '../agents/find-agent';
+import { TtlCache } from '../cache/ttl-cache';
 import { holdAccount, walletAccount } from '../credits/accounts';
-import { post, transfer } from '../credits/ledger';
+import { post } from '../credits/ledger';
 import { microToClaw } from '../credits/money';
-import { effectiveDailyLimit } from '../credits/spend-limit';
-import { db } from '../db';
+import { database } from '../db';
 import type { Agent } from '../db/generated/client';
-import { emit } from '../events/emit';
+import { withEvent } from '../events/emit';
 import type { Caller } from '../http/caller';
 import { ApiError } from '../http/errors';
 import { OutboundError, outboundRequest } from '../net/outbound';
 import { currentRuntime } from '../runtime';
-import { deriveEdgesInto } from '../trust/derive-edges';
-import { invalidateTrustViews } from '../trust/trust-cache';
+import { recordPartnership } from '../trust/derive-edges';
+import { invalidateTrustViews, onTrustChange } from '../trust/trust-cache';
 
 /** The fixed router identifier sent as X-Service-Via. */
 export const ROUTER_ID = 'vouchsafe-router/1';
+
+// The router's hot path keeps every statement it can off the database: targets are cached for
+// 2 s and callers' trust scores for 30 s, both dropped at once when the agent changes here.
+const targets = new TtlCache<Agent | null>(2_000);
+const callerTrust = new TtlCache<number>(30_000);
+onTrustChange((agentId) => {
+  targets.clear();
+  if (agentId === null) callerTrust.clear();
+  else callerTrust.delete(agentId);
+});
 
 const ajv = new Ajv({ strict: false, allErrors: true });
 const validators = new WeakMap<object, ValidateFunction>();
@@ -58,6 +68,8 @@ export interface InvokeResult {
   response: unknown;
 }
 
+type Outcome = { status: 'success' | 'error' | 'timeout'; httpStatus: number; response: unknown; error?: string };
+
 function parseBody(body: Buffer, contentType: string | undefined): unknown {
   const text = body.toString('utf8');
   if (contentType?.includes('json') || /^\s*[[{"]/.test(text)) {
@@ -70,50 +82,11 @@ function parseBody(body: Buffer, contentType: string | undefined): unknown {
   return text;
 }
 
-/**
- * The router: charges the target's price into escrow (402 and nothing forwarded when the
- * caller cannot pay), forwards the payload with the caller's identity, then pays the target's
- * owner on a 2xx answer or refunds the caller in full on an error (502) or timeout (504).
- */
-export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<InvokeResult> {
-  const target = await requireAgent(input.target);
-  assertCallable(target);
-  if (target.invokeSchema && typeof target.invokeSchema === 'object') validatePayload(target.invokeSchema, input.payload);
-
+async function forward(target: Agent & { invokeUrl: string }, caller: Caller, id: string, input: InvokeInput): Promise<Outcome> {
   const { config } = currentRuntime();
-  const id = randomUUID();
-  const fee = target.priceClawPerCall;
-  const escrow = holdAccount('invocation', id);
-  const chargedAt = new Date();
-  // The charge comes first and is all-or-nothing: a 402 leaves no trace.
-  if (fee > 0n) {
-    await post({
-      reason: 'invocation_charge',
-      refType: 'invocation',
-      refId: id,
-      postings: [
-        { account: walletAccount(caller.wallet), amount: -fee },
-        { account: escrow, amount: fee },
-      ],
-      spend: { wallet: caller.wallet, amount: fee, limit: await effectiveDailyLimit(caller) },
-    });
-  }
-  await db().invocation.create({
-    data: {
-      id,
-      callerWallet: caller.wallet,
-      callerAgentId: caller.agentId,
-      targetAgentId: target.id,
-      targetWallet: target.ownerWallet,
-      fee,
-      status: 'pending',
-      family: input.family,
-    },
-  });
-
-  const trust = caller.agentId ? (await loadOneAgentMetrics(await requireAgent(caller.agentId))).trust.total : 0;
-  const started = performance.now();
-  let outcome: { status: 'success' | 'error' | 'timeout'; httpStatus: number; response: unknown; error?: string };
+  const trust = caller.agentId
+    ? await callerTrust.get(caller.agentId, async () => (await loadOneAgentMetrics({ id: caller.agentId! })).trust.total)
+    : 0;
   try {
     const response = await outboundRequest(target.invokeUrl, {
       method: 'POST',
@@ -130,71 +103,89 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
       allowPrivate: config.ALLOW_PRIVATE_URLS,
     });
     const body = parseBody(response.body, response.headers['content-type']);
-    outcome =
-      response.status >= 200 && response.status < 300
-        ? { status: 'success', httpStatus: response.status, response: body }
-        : { status: 'error', httpStatus: response.status, response: body, error: `target answered ${response.status}` };
+    return response.status >= 200 && response.status < 300
+      ? { status: 'success', httpStatus: response.status, response: body }
+      : { status: 'error', httpStatus: response.status, response: body, error: `target answered ${response.status}` };
   } catch (error) {
     const kind = error instanceof OutboundError ? error.kind : 'network';
-    outcome = {
-      status: kind === 'timeout' ? 'timeout' : 'error',
-      httpStatus: 0,
-      response: null,
-      error: (error as Error).message,
-    };
+    return { status: kind === 'timeout' ? 'timeout' : 'error', httpStatus: 0, response: null, error: (error as Error).message };
   }
+}
+
+/**
+ * The router: charges the target's price into escrow (402 and nothing forwarded when the
+ * caller cannot pay), forwards the payload with the caller's identity, then pays the target's
+ * owner on a 2xx answer or refunds the caller in full on an error (502) or timeout (504).
+ */
+export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<InvokeResult> {
+  const target = await targets.get(input.target.toLowerCase(), () => findAgent(input.target));
+  if (!target) throw ApiError.notFound('Agent');
+  assertCallable(target);
+  if (target.invokeSchema && typeof target.invokeSchema === 'object') validatePayload(target.invokeSchema, input.payload);
+
+  const { sql } = database();
+  const id = randomUUID();
+  const fee = target.priceClawPerCall;
+  const escrow = holdAccount('invocation', id);
+  const chargedAt = new Date();
+  // The charge comes first and is all-or-nothing: a 402 leaves no trace.
+  if (fee > 0n) {
+    await post({
+      reason: 'invocation_charge',
+      refType: 'invocation',
+      refId: id,
+      postings: [
+        { account: walletAccount(caller.wallet), amount: -fee },
+        { account: escrow, amount: fee },
+      ],
+      spend: { wallet: caller.wallet, amount: fee, limit: caller.maxSpendPerDay },
+    });
+  }
+  await sql.query(
+    `INSERT INTO invocations (id, caller_wallet, caller_agent_id, target_agent_id, target_wallet, fee, status, family, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8)`,
+    [id, caller.wallet, caller.agentId, target.id, target.ownerWallet, fee.toString(), input.family, chargedAt],
+  );
+
+  const started = performance.now();
+  const outcome = await forward(target, caller, id, input);
   const durationMs = Math.round(performance.now() - started);
 
   if (fee > 0n) {
     // Settle the escrow: pay the owner, or give the caller everything back (and its daily spend).
-    await (outcome.status === 'success'
-      ? transfer(escrow, walletAccount(target.ownerWallet), fee, {
-          reason: 'invocation_payment',
-          refType: 'invocation',
-          refId: id,
-        })
-      : post({
-          reason: 'invocation_refund',
-          refType: 'invocation',
-          refId: id,
-          postings: [
-            { account: escrow, amount: -fee },
-            { account: walletAccount(caller.wallet), amount: fee },
-          ],
-          unspend: { wallet: caller.wallet, amount: fee, day: chargedAt },
-        }));
-  }
-  await db().$transaction(async (tx) => {
-    await tx.invocation.update({
-      where: { id },
-      data: {
-        status: outcome.status,
-        httpStatus: outcome.httpStatus || null,
-        durationMs,
-        error: outcome.error,
-        completedAt: new Date(),
-      },
+    const payee = walletAccount(outcome.status === 'success' ? target.ownerWallet : caller.wallet);
+    await post({
+      reason: outcome.status === 'success' ? 'invocation_payment' : 'invocation_refund',
+      refType: 'invocation',
+      refId: id,
+      postings: [
+        { account: escrow, amount: -fee },
+        { account: payee, amount: fee },
+      ],
+      unspend: outcome.status === 'success' ? undefined : { wallet: caller.wallet, amount: fee, day: chargedAt },
     });
-    await emit(
-      'agent.invoked',
-      {
-        invocation_id: id,
-        agent_id: target.id,
-        target_agent_id: target.id,
-        caller_wallet: caller.wallet,
-        caller_agent_id: caller.agentId,
-        status: outcome.status,
-        fee_claw: microToClaw(outcome.status === 'success' ? fee : 0n),
-        duration_ms: durationMs,
-      },
-      tx,
-    );
-  });
-
-  if (outcome.status === 'success' && caller.agentId) {
-    // A successful call is a partnership edge in the connection graph.
-    await deriveEdgesInto(target.id);
+  }
+  await withEvent(
+    sql,
+    `UPDATE invocations SET status = $2, http_status = $3, duration_ms = $4, error = $5, completed_at = now()
+     WHERE id = $1 AND status = 'pending' RETURNING id`,
+    [id, outcome.status, outcome.httpStatus || null, durationMs, outcome.error ?? null],
+    'agent.invoked',
+    {
+      invocation_id: id,
+      agent_id: target.id,
+      target_agent_id: target.id,
+      caller_wallet: caller.wallet,
+      caller_agent_id: caller.agentId,
+      status: outcome.status,
+      fee_claw: microToClaw(outcome.status === 'success' ? fee : 0n),
+      duration_ms: durationMs,
+    },
+  );
+  // A successful call is a partnership edge in the connection graph.
+  if (outcome.status === 'success' && caller.agentId && (await recordPartnership(caller.agentId, target.id))) {
     invalidateTrustViews(target.id);
+    invalidateTrustViews(caller.agentId);
   }
 
   if (outcome.status === 'timeout') {

@@ -40,6 +40,14 @@ export class OutboundError extends Error {
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 
+// Reused connections keep the address check: it runs when a connection is opened, and a kept
+// connection stays bound to the address that passed it. Separate pools per address rule.
+const keepAlive = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, timeout: 60_000 };
+const agents = {
+  guarded: { http: new http.Agent(keepAlive), https: new https.Agent(keepAlive) },
+  open: { http: new http.Agent(keepAlive), https: new https.Agent(keepAlive) },
+};
+
 const systemResolve = (hostname: string) =>
   new Promise<LookupAddress[]>((resolve, reject) =>
     dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
@@ -98,7 +106,10 @@ export function outboundRequest(rawUrl: string, options: OutboundOptions): Promi
         method: options.method ?? 'POST',
         headers: { 'user-agent': 'Vouchsafe-Router/1', ...options.headers },
         lookup: guardedLookup(options),
-        agent: false,
+        // A custom resolver (tests) gets a fresh connection so that it is always consulted.
+        agent: options.resolve
+          ? false
+          : agents[options.allowPrivate ? 'open' : 'guarded'][url.protocol === 'https:' ? 'https' : 'http'],
       },
       (response) => {
         const chunks: Buffer[] = [];

@@ -1,5 +1,5 @@
 import { database } from '../db';
-import type { Queryable } from '../credits/ledger';
+import type { Queryable } from '../db/sql-runner';
 
 // The one place that derives the connection graph. An edge points from the agent that acted
 // (endorser, attester, caller) to the agent it acted on; a wallet acts through its oldest agent.
@@ -40,4 +40,37 @@ export async function deriveEdgesInto(subjectAgentId: string, runner: Queryable 
      ON CONFLICT (source_agent_id, target_agent_id, type) DO UPDATE SET strength = excluded.strength, updated_at = now()`,
     [subjectAgentId],
   );
+}
+
+// Pairs whose partnership edge is already at full strength: nothing left to record for them.
+const saturated = new Set<string>();
+const SATURATED_MAX = 100_000;
+
+/**
+ * A successful invocation adds 0.1 to the caller -> target partnership edge, as deriveEdgesInto
+ * would compute from the invocations table, without recounting them on the hot path.
+ * Returns true when the edge is new (the two agents' connection counts changed).
+ */
+export async function recordPartnership(
+  callerAgentId: string,
+  targetAgentId: string,
+  runner: Queryable = database().sql,
+): Promise<boolean> {
+  if (callerAgentId === targetAgentId) return false;
+  const key = `${callerAgentId}|${targetAgentId}`;
+  if (saturated.has(key)) return false;
+  const [row] = await runner.query<{ strength: number; inserted: boolean }>(
+    `INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength, updated_at)
+     VALUES ($1, $2, 'partnership', 0.1, now())
+     ON CONFLICT (source_agent_id, target_agent_id, type) DO UPDATE
+       SET strength = LEAST(1.0, trust_edges.strength + 0.1), updated_at = now()
+       WHERE trust_edges.strength < 1.0
+     RETURNING strength, (xmax = 0) AS inserted`,
+    [callerAgentId, targetAgentId],
+  );
+  if (!row || Number(row.strength) >= 0.999) {
+    if (saturated.size >= SATURATED_MAX) saturated.clear();
+    saturated.add(key);
+  }
+  return Boolean(row?.inserted);
 }

@@ -1,5 +1,5 @@
 import { database } from '../db';
-import type { Queryable } from '../credits/ledger';
+import type { Queryable } from '../db/sql-runner';
 import { currentRuntime } from '../runtime';
 import { TIER_POINTS, TRUST_RULES, type TrustInputs } from './trust-score';
 

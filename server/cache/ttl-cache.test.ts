@@ -1,0 +1,30 @@
+import { describe, expect, it, vi } from 'vitest';
+import { TtlCache } from './ttl-cache';
+
+describe('TtlCache', () => {
+  it('loads once per key until the entry expires', async () => {
+    vi.useFakeTimers();
+    try {
+      const cache = new TtlCache<number>(1000);
+      const load = vi.fn(async () => 7);
+      await Promise.all([cache.get('a', load), cache.get('a', load)]);
+      expect(load).toHaveBeenCalledTimes(1);
+      vi.advanceTimersByTime(1001);
+      await cache.get('a', load);
+      expect(load).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not keep failures, drops the oldest past its size, and deletes on request', async () => {
+    const cache = new TtlCache<number>(60_000, 2);
+    await expect(cache.get('x', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await cache.get('x', async () => 1)).toBe(1);
+    await cache.get('y', async () => 2);
+    await cache.get('z', async () => 3);
+    expect(await cache.get('x', async () => 10)).toBe(10);
+    cache.deleteWhere((key) => key === 'x');
+    expect(await cache.get('x', async () => 11)).toBe(11);
+  });
+});
