@@ -44,6 +44,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       PORT: String(port),
       DATA_DIR: mkdtempSync(path.join(tmpdir(), 'vouchsafe-e2e-')),
       ALLOW_PRIVATE_URLS: 'true',
+      LOG_LEVEL: 'info',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
