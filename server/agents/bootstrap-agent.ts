@@ -7,6 +7,7 @@ import { rateLimitedError } from '../http/rate-limit';
 import { currentRuntime } from '../runtime';
 import { AgentExistsError, createAgent } from './create-agent';
 import { callerPubkey, defaultAgentName } from './upsert-agent';
+import { credentialsChanged } from '../auth/credential-cache';
 
 export interface BootstrapInput {
   agentName?: string;
@@ -62,6 +63,7 @@ export async function bootstrapAgent(caller: Caller, input: BootstrapInput, ip: 
     if (!(error instanceof AgentExistsError)) throw error;
     outcome = { agent: await db().agent.findUniqueOrThrow({ where: { ownerWallet_agentPubkey: key } }), created: false };
   }
+  if (outcome.created) credentialsChanged();
   const granted = await payWelcomeGrant(caller.wallet);
   return {
     agent_id: outcome.agent.id,

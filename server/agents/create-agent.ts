@@ -6,6 +6,7 @@ import { prismaRunner } from '../db/sql-runner';
 import { emit } from '../events/emit';
 import { ApiError } from '../http/errors';
 import { generateHandle } from './handles';
+import { credentialsChanged } from '../auth/credential-cache';
 
 export interface NewAgent {
   ownerWallet: Address;
@@ -61,9 +62,13 @@ async function insertAgent(input: NewAgent, handle: string, tx: Prisma.Transacti
 export async function createAgent(input: NewAgent, tx?: Prisma.TransactionClient): Promise<Agent> {
   for (let attempt = 0; ; attempt++) {
     try {
+      // (Inside the caller's transaction, the caller reports the change once it commits.)
       if (tx) return await insertAgent(input, input.handle ?? (await generateHandle(input.name, tx)), tx);
       const handle = input.handle ?? (await generateHandle(input.name));
-      return await db().$transaction((own) => insertAgent(input, handle, own));
+      const agent = await db().$transaction((own) => insertAgent(input, handle, own));
+      // A credential of this wallet may now act for the new agent.
+      credentialsChanged();
+      return agent;
     } catch (error) {
       if (isUniqueViolation(error, 'handle')) {
         if (input.handle) throw new ApiError('handle_taken', `Handle ${input.handle} is already taken`, { handle: input.handle });

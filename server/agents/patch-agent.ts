@@ -7,6 +7,7 @@ import { ApiError } from '../http/errors';
 import { checkOutboundUrl } from '../net/check-url';
 import { currentRuntime } from '../runtime';
 import { requireAgent } from './find-agent';
+import { credentialsChanged } from '../auth/credential-cache';
 
 export interface AgentPatch {
   agentName?: string;
@@ -65,5 +66,6 @@ export async function patchAgent(caller: Caller, ref: string, patch: AgentPatch)
     },
   });
   invalidateTrustViews(agent.id);
+  credentialsChanged();
   return updated;
 }

@@ -3,6 +3,7 @@ import type { Prisma } from '../db/generated/client';
 import type { Caller } from '../http/caller';
 import { AgentExistsError, createAgent } from './create-agent';
 import { walletPubkey } from './register-agent';
+import { credentialsChanged } from '../auth/credential-cache';
 
 export interface UpsertAgentInput {
   agentName?: string;
@@ -27,7 +28,9 @@ export async function upsertAgent(caller: Caller, input: UpsertAgentInput) {
   };
   const existing = await db().agent.findUnique({ where: { ownerWallet_agentPubkey: key } });
   if (existing) {
-    return { agent: await db().agent.update({ where: { id: existing.id }, data: changes }), created: false };
+    const agent = await db().agent.update({ where: { id: existing.id }, data: changes });
+    credentialsChanged();
+    return { agent, created: false };
   }
   try {
     const agent = await createAgent({
@@ -41,7 +44,9 @@ export async function upsertAgent(caller: Caller, input: UpsertAgentInput) {
   } catch (error) {
     // A concurrent call created it first: this call updates, as a repeat would.
     if (!(error instanceof AgentExistsError)) throw error;
-    return { agent: await db().agent.update({ where: { ownerWallet_agentPubkey: key }, data: changes }), created: false };
+    const agent = await db().agent.update({ where: { ownerWallet_agentPubkey: key }, data: changes });
+    credentialsChanged();
+    return { agent, created: false };
   }
 }
 

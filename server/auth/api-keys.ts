@@ -3,6 +3,7 @@ import type { ApiKey } from '../db/generated/client';
 import type { Caller } from '../http/caller';
 import { ApiError } from '../http/errors';
 import { hashSecret, newApiKey } from './credentials';
+import { credentialsChanged } from './credential-cache';
 
 function keyView(key: ApiKey) {
   return {
@@ -53,6 +54,7 @@ export async function revokeApiKey(caller: Caller, keyId: string) {
   const key = await db().apiKey.findFirst({ where: { id: keyId, wallet: caller.wallet } });
   if (!key) throw ApiError.notFound('API key');
   const revoked = key.revokedAt ? key : await db().apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+  credentialsChanged();
   return { revoked: true, ...keyView(revoked) };
 }
 
@@ -61,5 +63,6 @@ export async function revokeToken(caller: Caller) {
   if (caller.via !== 'bearer' || !caller.credentialId)
     throw new ApiError('invalid_request', 'Only a bearer token can revoke itself');
   await db().accessToken.update({ where: { id: caller.credentialId }, data: { revokedAt: new Date() } });
+  credentialsChanged();
   return { revoked: true };
 }

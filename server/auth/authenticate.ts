@@ -3,6 +3,7 @@ import { database } from '../db';
 import type { AuthMode, Caller } from '../http/caller';
 import type { AuthSpec } from '../http/endpoint';
 import { ApiError } from '../http/errors';
+import { cachedCredential } from './credential-cache';
 import { hashSecret, isWellFormedApiKey } from './credentials';
 import { ALL_SCOPES } from './scopes';
 import { verifySignedMessage } from './verify-signed-message';
@@ -65,14 +66,18 @@ function toCaller(via: AuthMode, row: CredentialRow): Caller {
 }
 
 /** Resolves a bearer token to its caller, or null when unknown, expired or revoked. */
-export async function callerForToken(token: string): Promise<Caller | null> {
-  const [row] = await database().sql.query<CredentialRow>(
-    `SELECT c.id, c.wallet, c.agent_pubkey, c.scopes, c.max_spend_per_day, a.id AS agent_id, a.max_spend_per_day AS agent_max_spend
-     FROM access_tokens c ${AGENT_FOR_CREDENTIAL}
-     WHERE c.token_hash = $1 AND c.revoked_at IS NULL AND c.expires_at > now()`,
-    [hashSecret(token)],
-  );
-  return row ? toCaller('bearer', row) : null;
+export function callerForToken(token: string): Promise<Caller | null> {
+  const hash = hashSecret(token);
+  return cachedCredential(`token:${hash}`, async () => {
+    const [row] = await database().sql.query<CredentialRow & { expires_at: Date | string }>(
+      `SELECT c.id, c.wallet, c.agent_pubkey, c.scopes, c.max_spend_per_day, c.expires_at,
+         a.id AS agent_id, a.max_spend_per_day AS agent_max_spend
+       FROM access_tokens c ${AGENT_FOR_CREDENTIAL}
+       WHERE c.token_hash = $1 AND c.revoked_at IS NULL AND c.expires_at > now()`,
+      [hash],
+    );
+    return row ? { caller: toCaller('bearer', row), expiresAt: new Date(row.expires_at).getTime() } : null;
+  });
 }
 
 async function fromBearer(headers: Headers): Promise<Caller> {
@@ -86,23 +91,28 @@ async function fromBearer(headers: Headers): Promise<Caller> {
 async function fromApiKey(headers: Headers): Promise<Caller> {
   const key = headers.get('x-api-key')!.trim();
   if (!isWellFormedApiKey(key)) throw unauthorized('The API key is malformed');
-  const { sql } = database();
-  const [row] = await sql.query<CredentialRow>(
-    `SELECT c.id, c.wallet, c.agent_pubkey, c.scopes, c.max_spend_per_day, a.id AS agent_id, a.max_spend_per_day AS agent_max_spend
-     FROM api_keys c ${AGENT_FOR_CREDENTIAL}
-     WHERE c.key_hash = $1 AND c.revoked_at IS NULL`,
-    [hashSecret(key)],
-  );
-  if (!row) throw unauthorized('The API key is invalid or revoked');
-  // last_used_at is informative: written at most once a minute, off the request's path.
-  void sql
-    .query(
-      `UPDATE api_keys SET last_used_at = now()
-       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
-      [row.id],
-    )
-    .catch(() => {});
-  return toCaller('api_key', row);
+  const hash = hashSecret(key);
+  const caller = await cachedCredential(`key:${hash}`, async () => {
+    const { sql } = database();
+    const [row] = await sql.query<CredentialRow>(
+      `SELECT c.id, c.wallet, c.agent_pubkey, c.scopes, c.max_spend_per_day, a.id AS agent_id, a.max_spend_per_day AS agent_max_spend
+       FROM api_keys c ${AGENT_FOR_CREDENTIAL}
+       WHERE c.key_hash = $1 AND c.revoked_at IS NULL`,
+      [hash],
+    );
+    if (!row) return null;
+    // last_used_at is informative: written at most once a minute, off the request's path.
+    void sql
+      .query(
+        `UPDATE api_keys SET last_used_at = now()
+         WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+        [row.id],
+      )
+      .catch(() => {});
+    return { caller: toCaller('api_key', row), expiresAt: Number.POSITIVE_INFINITY };
+  });
+  if (!caller) throw unauthorized('The API key is invalid or revoked');
+  return caller;
 }
 
 async function fromSignature(headers: Headers): Promise<Caller> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { database } from '../db';
-import type { Queryable } from '../db/sql-runner';
+import { SqlParams, type Queryable } from '../db/sql-runner';
 import { ApiError } from '../http/errors';
 import { microToClaw } from './money';
 import { accountKind } from './accounts';
@@ -34,6 +34,11 @@ export interface PostInput {
   spend?: Spend;
   /** Give back earlier spend (a refund of a charged call): subtracted from that wallet's day. */
   unspend?: { wallet: string; amount: bigint; day: Date };
+  /**
+   * Extra data-modifying CTEs to run in the same statement, so they happen exactly when the
+   * money moves. They may refer to `txn` (empty when an idempotency key made this a no-op).
+   */
+  alongside?: (params: SqlParams) => string[];
 }
 
 export class InsufficientCreditsError extends ApiError {}
@@ -104,60 +109,60 @@ export async function post(
     postings.filter(([, amount]) => amount < 0n).map(([account]) => account),
   );
 
-  const params: unknown[] = [id, input.reason, input.refType ?? null, input.refId ?? null, input.idempotencyKey ?? null];
+  const p = new SqlParams();
   const rows = postings.map(([account, amount]) => {
     const kind = accountKind(account);
-    params.push(account, amount.toString(), kind, kind === 'world');
-    const n = params.length;
-    return `($${n - 3}::text, $${n - 2}::bigint, $${n - 1}::text, $${n}::boolean)`;
+    return `(${p.add(account)}::text, ${p.add(amount.toString())}::bigint, ${p.add(kind)}::text, ${p.add(kind === 'world')}::boolean)`;
   });
-  let spendSql = '';
-  if (input.spend && input.spend.amount > 0n) {
-    params.push(input.spend.wallet, input.spend.amount.toString(), input.spend.limit?.toString() ?? null);
-    const [w, a, l] = [params.length - 2, params.length - 1, params.length];
-    spendSql = `, spend AS (
-      INSERT INTO daily_spend (wallet, day, spent, spend_limit)
-      SELECT $${w}, (now() AT TIME ZONE 'utc')::date, $${a}::bigint, $${l}::bigint FROM txn
-      ON CONFLICT (wallet, day) DO UPDATE
-        SET spent = daily_spend.spent + excluded.spent, spend_limit = excluded.spend_limit
-      RETURNING spent)`;
-  }
-  if (input.unspend && input.unspend.amount > 0n) {
-    params.push(input.unspend.wallet, input.unspend.amount.toString(), input.unspend.day.toISOString().slice(0, 10));
-    const [w, a, d] = [params.length - 2, params.length - 1, params.length];
-    spendSql += `, unspend AS (
-      UPDATE daily_spend SET spent = GREATEST(0, spent - $${a}::bigint)
-      WHERE wallet = $${w} AND day = $${d}::date AND EXISTS (SELECT 1 FROM txn)
-      RETURNING spent)`;
-  }
-  // A debit updates an existing row, where the no-overdraft CHECK applies; a credit can never
-  // overdraw, so it upserts (Postgres checks an upsert's proposed row before the conflict, which
-  // is why debits cannot take this path).
-  const sql = `WITH p(account, amount, kind, allow_negative) AS (VALUES ${rows.join(', ')}),
-    txn AS (
+  const ctes = [
+    `p(account, amount, kind, allow_negative) AS (VALUES ${rows.join(', ')})`,
+    `txn AS (
       INSERT INTO ledger_transactions (id, reason, ref_type, ref_id, idempotency_key)
-      VALUES ($1, $2, $3, $4, $5)
+      VALUES (${p.add(id)}, ${p.add(input.reason)}, ${p.add(input.refType ?? null)}, ${p.add(input.refId ?? null)}, ${p.add(input.idempotencyKey ?? null)})
       ON CONFLICT (idempotency_key) DO NOTHING
-      RETURNING id),
-    upd AS (
+      RETURNING id)`,
+    // A debit updates an existing row, where the no-overdraft CHECK applies; a credit can never
+    // overdraw, so it upserts (Postgres checks an upsert's proposed row before the conflict, which
+    // is why debits cannot take this path).
+    `upd AS (
       UPDATE ledger_accounts a SET balance = a.balance + p.amount
       FROM p WHERE a.id = p.account AND p.amount < 0 AND EXISTS (SELECT 1 FROM txn)
-      RETURNING a.id),
-    cre AS (
+      RETURNING a.id)`,
+    `cre AS (
       INSERT INTO ledger_accounts (id, kind, balance, allow_negative)
       SELECT p.account, p.kind, p.amount, p.allow_negative FROM p WHERE p.amount > 0 AND EXISTS (SELECT 1 FROM txn)
       ON CONFLICT (id) DO UPDATE SET balance = ledger_accounts.balance + excluded.balance
-      RETURNING id),
-    ins AS (
+      RETURNING id)`,
+    `ins AS (
       INSERT INTO ledger_postings (transaction_id, account_id, amount)
       SELECT txn.id, p.account, p.amount FROM txn, p
-      RETURNING 1)${spendSql}
-    SELECT (SELECT count(*) FROM txn)::int AS applied, (SELECT count(*) FROM upd)::int + (SELECT count(*) FROM cre)::int AS updated,
-      (SELECT count(*) FROM ins)::int AS posted`;
+      RETURNING 1)`,
+  ];
+  if (input.spend && input.spend.amount > 0n) {
+    ctes.push(`spend AS (
+      INSERT INTO daily_spend (wallet, day, spent, spend_limit)
+      SELECT ${p.add(input.spend.wallet)}, (now() AT TIME ZONE 'utc')::date, ${p.add(input.spend.amount.toString())}::bigint,
+        ${p.add(input.spend.limit?.toString() ?? null)}::bigint FROM txn
+      ON CONFLICT (wallet, day) DO UPDATE
+        SET spent = daily_spend.spent + excluded.spent, spend_limit = excluded.spend_limit
+      RETURNING spent)`);
+  }
+  if (input.unspend && input.unspend.amount > 0n) {
+    ctes.push(`unspend AS (
+      UPDATE daily_spend SET spent = GREATEST(0, spent - ${p.add(input.unspend.amount.toString())}::bigint)
+      WHERE wallet = ${p.add(input.unspend.wallet)} AND day = ${p.add(input.unspend.day.toISOString().slice(0, 10))}::date
+        AND EXISTS (SELECT 1 FROM txn)
+      RETURNING spent)`);
+  }
+  // Whatever else must happen exactly when the money moves (a record, an event), in the same statement.
+  ctes.push(...(input.alongside?.(p) ?? []));
+  const sql = `WITH ${ctes.join(',\n')}
+    SELECT (SELECT count(*) FROM txn)::int AS applied`;
+  const params = p.values;
 
   for (let attempt = 0; ; attempt++) {
     try {
-      const [result] = await runner.query<{ applied: number; updated: number }>(sql, params);
+      const [result] = await runner.query<{ applied: number }>(sql, params);
       const applied = Number(result?.applied ?? 0) === 1;
       if (applied) remember(postings.map(([account]) => account));
       return { applied, transactionId: id };

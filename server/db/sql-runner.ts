@@ -10,6 +10,16 @@ export interface SqlRunner {
   withConnection<R>(fn: (conn: SqlRunner) => Promise<R>): Promise<R>;
 }
 
+/** Collects the parameters of a statement built in pieces: add() returns the placeholder. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
 /** Anything that runs parameterised SQL: the pool, PGlite, or a transaction. */
 export type Queryable = Pick<SqlRunner, 'query'>;
 

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { database } from '../db';
-import type { Queryable } from '../db/sql-runner';
+import type { Queryable, SqlParams } from '../db/sql-runner';
 
 // The platform's event names (spec: Events).
 export const EVENT_NAMES = [
@@ -26,7 +26,8 @@ export type EventName = (typeof EVENT_NAMES)[number];
 export const eventWakeups = new EventEmitter();
 eventWakeups.setMaxListeners(0);
 
-function wake(name: EventName): void {
+/** Wakes stream readers and webhook workers after an event was committed. */
+export function wake(name: EventName): void {
   queueMicrotask(() => eventWakeups.emit('event', name));
 }
 
@@ -44,22 +45,31 @@ export async function emit(name: EventName, data: Record<string, unknown>, runne
 }
 
 /**
- * Runs one data-modifying statement (it must end with RETURNING) and appends the event in the same
- * statement, only if the statement changed a row. Returns how many events were appended (0 or 1).
+ * A CTE that appends an event when the CTE `guard` returned a row: for statements that must
+ * record an event exactly when their change happens. Call wake() once the statement committed.
+ */
+export function eventCte(p: SqlParams, cteName: string, name: EventName, data: Record<string, unknown>, guard: string): string {
+  return `${cteName} AS (
+    INSERT INTO events (name, data) SELECT ${p.add(name)}, ${p.add(JSON.stringify(data))}::jsonb
+    FROM (SELECT 1 FROM ${guard} LIMIT 1) g RETURNING id)`;
+}
+
+/**
+ * Runs one data-modifying statement built with `p` (it must end with RETURNING) and appends the
+ * event in the same statement, only if the statement changed a row. Returns whether it did.
  */
 export async function withEvent(
   runner: Queryable,
+  p: SqlParams,
   statement: string,
-  params: unknown[],
   name: EventName,
   data: Record<string, unknown>,
-): Promise<number> {
-  const n = params.length;
+): Promise<boolean> {
   const rows = await runner.query(
-    `WITH changed AS (${statement})
-     INSERT INTO events (name, data) SELECT $${n + 1}, $${n + 2}::jsonb FROM (SELECT 1 FROM changed LIMIT 1) c RETURNING id`,
-    [...params, name, JSON.stringify(data)],
+    `WITH changed AS (${statement}), ${eventCte(p, 'ev', name, data, 'changed')} SELECT count(*)::int AS n FROM ev`,
+    p.values,
   );
-  if (rows.length) wake(name);
-  return rows.length;
+  const appended = Number((rows[0] as { n: number } | undefined)?.n ?? 0) > 0;
+  if (appended) wake(name);
+  return appended;
 }

@@ -22,7 +22,10 @@ describe('gracefulShutdown', () => {
     await expect(fetch(url)).rejects.toThrow();
     expect(await inFlight).toBe('done');
     // The client's keep-alive connection is closed once idle, not after the keep-alive timeout.
-    const closedWithin = await Promise.race([stopped.then(() => 'stopped'), new Promise((r) => setTimeout(() => r('late'), 2000))]);
+    const closedWithin = await Promise.race([
+      stopped.then(() => 'stopped'),
+      new Promise((r) => setTimeout(() => r('late'), 2000)),
+    ]);
     expect(closedWithin).toBe('stopped');
     expect(events).toEqual(['responded', 'closed']);
   });

@@ -7,8 +7,9 @@ import { holdAccount, walletAccount } from '../credits/accounts';
 import { post } from '../credits/ledger';
 import { microToClaw } from '../credits/money';
 import { database } from '../db';
+import { SqlParams } from '../db/sql-runner';
 import type { Agent } from '../db/generated/client';
-import { withEvent } from '../events/emit';
+import { eventCte, wake, withEvent } from '../events/emit';
 import type { Caller } from '../http/caller';
 import { ApiError } from '../http/errors';
 import { OutboundError, outboundRequest } from '../net/outbound';
@@ -128,7 +129,12 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   const fee = target.priceClawPerCall;
   const escrow = holdAccount('invocation', id);
   const chargedAt = new Date();
-  // The charge comes first and is all-or-nothing: a 402 leaves no trace.
+  const record = (p: SqlParams) =>
+    `INSERT INTO invocations (id, caller_wallet, caller_agent_id, target_agent_id, target_wallet, fee, status, family, created_at)
+     VALUES (${p.add(id)}, ${p.add(caller.wallet)}, ${p.add(caller.agentId)}::uuid, ${p.add(target.id)}::uuid, ${p.add(target.ownerWallet)},
+       ${p.add(fee.toString())}::bigint, 'pending', ${p.add(input.family)}, ${p.add(chargedAt)}::timestamptz)
+     RETURNING id`;
+  // The charge and the invocation's record are one statement; a 402 leaves no trace.
   if (fee > 0n) {
     await post({
       reason: 'invocation_charge',
@@ -139,20 +145,34 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
         { account: escrow, amount: fee },
       ],
       spend: { wallet: caller.wallet, amount: fee, limit: caller.maxSpendPerDay },
+      alongside: (p) => [`invocation AS (${record(p)})`],
     });
+  } else {
+    const p = new SqlParams();
+    await sql.query(record(p), p.values);
   }
-  await sql.query(
-    `INSERT INTO invocations (id, caller_wallet, caller_agent_id, target_agent_id, target_wallet, fee, status, family, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8)`,
-    [id, caller.wallet, caller.agentId, target.id, target.ownerWallet, fee.toString(), input.family, chargedAt],
-  );
 
   const started = performance.now();
   const outcome = await forward(target, caller, id, input);
   const durationMs = Math.round(performance.now() - started);
 
+  // Settling the escrow, the invocation's status and its agent.invoked event are one statement.
+  const finish = (p: SqlParams) =>
+    `UPDATE invocations SET status = ${p.add(outcome.status)}, http_status = ${p.add(outcome.httpStatus || null)}::int,
+       duration_ms = ${p.add(durationMs)}::int, error = ${p.add(outcome.error ?? null)}, completed_at = now()
+     WHERE id = ${p.add(id)} AND status = 'pending' RETURNING id`;
+  const event = {
+    invocation_id: id,
+    agent_id: target.id,
+    target_agent_id: target.id,
+    caller_wallet: caller.wallet,
+    caller_agent_id: caller.agentId,
+    status: outcome.status,
+    fee_claw: microToClaw(outcome.status === 'success' ? fee : 0n),
+    duration_ms: durationMs,
+  };
   if (fee > 0n) {
-    // Settle the escrow: pay the owner, or give the caller everything back (and its daily spend).
+    // Pay the owner, or give the caller everything back (and its daily spend).
     const payee = walletAccount(outcome.status === 'success' ? target.ownerWallet : caller.wallet);
     await post({
       reason: outcome.status === 'success' ? 'invocation_payment' : 'invocation_refund',
@@ -163,25 +183,13 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
         { account: payee, amount: fee },
       ],
       unspend: outcome.status === 'success' ? undefined : { wallet: caller.wallet, amount: fee, day: chargedAt },
+      alongside: (p) => [`invocation AS (${finish(p)})`, eventCte(p, 'invocation_event', 'agent.invoked', event, 'invocation')],
     });
+    wake('agent.invoked');
+  } else {
+    const p = new SqlParams();
+    await withEvent(sql, p, finish(p), 'agent.invoked', event);
   }
-  await withEvent(
-    sql,
-    `UPDATE invocations SET status = $2, http_status = $3, duration_ms = $4, error = $5, completed_at = now()
-     WHERE id = $1 AND status = 'pending' RETURNING id`,
-    [id, outcome.status, outcome.httpStatus || null, durationMs, outcome.error ?? null],
-    'agent.invoked',
-    {
-      invocation_id: id,
-      agent_id: target.id,
-      target_agent_id: target.id,
-      caller_wallet: caller.wallet,
-      caller_agent_id: caller.agentId,
-      status: outcome.status,
-      fee_claw: microToClaw(outcome.status === 'success' ? fee : 0n),
-      duration_ms: durationMs,
-    },
-  );
   // A successful call is a partnership edge in the connection graph.
   if (outcome.status === 'success' && caller.agentId && (await recordPartnership(caller.agentId, target.id))) {
     invalidateTrustViews(target.id);
