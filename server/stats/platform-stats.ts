@@ -7,6 +7,9 @@ export async function platformStats() {
        (SELECT count(*) FROM agents) AS agents,
        (SELECT count(*) FROM agents WHERE is_callable) AS callable_agents,
        (SELECT count(DISTINCT owner_wallet) FROM agents) AS wallets,
+       (SELECT count(*) FROM endorsements WHERE status = 'active') AS endorsements,
+       (SELECT count(*) FROM attestations) AS attestations,
+       (SELECT count(*) FROM invocations WHERE status = 'success') AS invocations,
        (SELECT count(*) FROM events) AS events`,
   );
   const n = (key: string) => Number(row?.[key] ?? 0);
@@ -14,6 +17,10 @@ export async function platformStats() {
     agents: n('agents'),
     callable_agents: n('callable_agents'),
     wallets: n('wallets'),
+    endorsements: n('endorsements'),
+    attestations: n('attestations'),
+    invocations: n('invocations'),
+    // The contract analyzer and smart-money tracking are not built yet: nothing to count.
     scans: 0,
     wallets_tracked: 0,
     events: n('events'),
