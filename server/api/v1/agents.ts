@@ -104,7 +104,13 @@ export const patchAgentB = endpoint({
     max_spend_claw_per_day: clawAmount.nullable().optional(),
     status: z.enum(['active', 'paused']).optional(),
     is_callable: z.boolean().optional(),
-    invoke_url: z.string().max(2048).nullable().optional(),
+    // An empty string clears the URL, as null does.
+    invoke_url: z
+      .string()
+      .max(2048)
+      .transform((value) => value.trim() || null)
+      .nullable()
+      .optional(),
     invoke_schema: z.record(z.string(), z.unknown()).nullable().optional(),
   }),
   errors: { 400: 'Invalid fields', 403: 'Not the owner', 404: 'Unknown agent' },
