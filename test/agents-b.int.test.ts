@@ -123,6 +123,15 @@ describe('PATCH /api/v1/agents/{id}', () => {
     expect(response.body.invoke_schema.required).toEqual(['q']);
   });
 
+  it('clears invoke_url with null or an empty string', async () => {
+    const { agent, token } = await agentFor();
+    const path = `/api/v1/agents/${agent.agent_id}`;
+    await app.request('PATCH', path, { token, body: { invoke_url: 'https://agent.example/x' } });
+    expect((await app.request('PATCH', path, { token, body: { invoke_url: '' } })).body.invoke_url).toBeNull();
+    await app.request('PATCH', path, { token, body: { invoke_url: 'https://agent.example/x' } });
+    expect((await app.request('PATCH', path, { token, body: { invoke_url: null } })).body.invoke_url).toBeNull();
+  });
+
   it('refuses anyone but the owner with 403 and changes nothing', async () => {
     const { agent } = await agentFor('Victim');
     const other = await agentFor();
