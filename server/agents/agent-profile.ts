@@ -16,15 +16,8 @@ export async function agentProfileB(ref: string) {
     [agent.id],
   );
   return {
+    // withMetrics brings the full trust breakdown (total, groups, components, formula).
     ...agentViewB(agent, metrics, { withMetrics: true }),
-    trust: {
-      total: metrics.trust.total,
-      verification: metrics.trust.verification,
-      reputation: metrics.trust.reputation,
-      activity: metrics.trust.activity,
-      components: metrics.trust.components,
-      formula: metrics.trust.formula,
-    },
     recent_activity: activity.map((event) => ({
       id: `evt_${event.id}`,
       event: event.name,

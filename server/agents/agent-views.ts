@@ -24,13 +24,8 @@ export function agentViewA(agent: Agent, metrics: AgentMetrics, options: { withM
       telegram: agent.telegramHandle,
     },
     status: agent.status,
-    ...(options.withMetrics ? { endorsement_count: metrics.endorsementCount, trust: trustView(metrics) } : {}),
+    ...(options.withMetrics ? { endorsement_count: metrics.endorsementCount, trust: metrics.trust } : {}),
   };
-}
-
-function trustView(metrics: AgentMetrics) {
-  const { total, verification, reputation, activity, components } = metrics.trust;
-  return { total, verification, reputation, activity, components };
 }
 
 /** Family B agent. */
@@ -62,7 +57,7 @@ export function agentViewB(agent: Agent, metrics: AgentMetrics, options: { withM
           endorsement_count: metrics.endorsementCount,
           connections_count: metrics.connectionsCount,
           skills_count: metrics.skillsCount,
-          trust: trustView(metrics),
+          trust: metrics.trust,
         }
       : {}),
   };

@@ -24,7 +24,7 @@ describe('TtlCache', () => {
     await cache.get('y', async () => 2);
     await cache.get('z', async () => 3);
     expect(await cache.get('x', async () => 10)).toBe(10);
-    cache.deleteWhere((key) => key === 'x');
+    cache.deleteWhere((key, value) => key === 'x' && value === 10);
     expect(await cache.get('x', async () => 11)).toBe(11);
   });
 });

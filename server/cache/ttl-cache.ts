@@ -3,7 +3,7 @@
  * `maxEntries`, and concurrent misses for one key share one load.
  */
 export class TtlCache<V> {
-  private readonly entries = new Map<string, { at: number; value: Promise<V> }>();
+  private readonly entries = new Map<string, { at: number; value: Promise<V>; settled?: V }>();
 
   constructor(
     private readonly ttlMs: number,
@@ -14,12 +14,16 @@ export class TtlCache<V> {
     const hit = this.entries.get(key);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
     const value = load();
+    const entry: { at: number; value: Promise<V>; settled?: V } = { at: Date.now(), value };
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { at: Date.now(), value });
-    // A failed load is not cached.
-    value.catch(() => {
-      if (this.entries.get(key)?.value === value) this.entries.delete(key);
-    });
+    this.entries.set(key, entry);
+    value.then(
+      (settled) => (entry.settled = settled),
+      // A failed load is not cached.
+      () => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      },
+    );
     return value;
   }
 
@@ -27,9 +31,9 @@ export class TtlCache<V> {
     this.entries.delete(key);
   }
 
-  /** Drops every entry whose key or settled value matches. */
-  deleteWhere(match: (key: string) => boolean): void {
-    for (const key of [...this.entries.keys()]) if (match(key)) this.entries.delete(key);
+  /** Drops every entry whose key or loaded value matches (entries still loading are kept). */
+  deleteWhere(match: (key: string, value: V | undefined) => boolean): void {
+    for (const [key, entry] of [...this.entries]) if (match(key, entry.settled)) this.entries.delete(key);
   }
 
   clear(): void {

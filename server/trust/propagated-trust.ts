@@ -1,3 +1,4 @@
+import { TtlCache } from '../cache/ttl-cache';
 import { database } from '../db';
 import { onTrustChange } from './trust-cache';
 import { trustSeeds } from './trust-counts';
@@ -11,16 +12,8 @@ import { trustSeeds } from './trust-counts';
 
 const DAMPING = 0.85;
 const ITERATIONS = 40;
-const TTL_MS = 60_000;
-
-interface Cached {
-  at: number;
-  scores: Promise<Map<string, number>>;
-}
-let cached: Cached | null = null;
-onTrustChange(() => {
-  cached = null;
-});
+const scores = new TtlCache<Map<string, number>>(60_000, 1);
+onTrustChange(() => scores.clear());
 
 const VERIFIED_SEED_WEIGHT = 3;
 
@@ -87,12 +80,5 @@ async function computeScores(): Promise<Map<string, number>> {
 
 /** The propagated trust (0-100) of every agent. */
 export function propagatedTrust(): Promise<Map<string, number>> {
-  if (!cached || Date.now() - cached.at > TTL_MS) {
-    const scores = computeScores();
-    cached = { at: Date.now(), scores };
-    scores.catch(() => {
-      if (cached?.scores === scores) cached = null;
-    });
-  }
-  return cached.scores;
+  return scores.get('all', computeScores);
 }

@@ -1,20 +1,21 @@
 import { loadOneAgentMetrics } from '../agents/agent-metrics';
 import { requireAgent } from '../agents/find-agent';
+import { TtlCache } from '../cache/ttl-cache';
 import { db } from '../db';
 import { propagatedTrust } from './propagated-trust';
 import { onTrustChange } from './trust-cache';
 
 // spec: cached 60 s. Entries are also dropped when the agent's trust or profile changes, so a
-// change shows at once here and within 60 s on other instances. At most MAX_ENTRIES are kept.
+// change shows at once here and within 60 s on other instances.
 export const PROFILE_TTL_MS = 60_000;
-const MAX_ENTRIES = 1000;
 
 type Profile = Awaited<ReturnType<typeof buildProfile>>;
-const cache = new Map<string, { at: number; agentId: string; profile: Profile }>();
+const profiles = new TtlCache<Profile>(PROFILE_TTL_MS, 1000);
 
 onTrustChange((agentId) => {
-  if (agentId === null) return cache.clear();
-  for (const [key, entry] of cache) if (entry.agentId === agentId) cache.delete(key);
+  if (agentId === null) profiles.clear();
+  // An entry still loading when the change lands may predate it: drop those too.
+  else profiles.deleteWhere((_ref, profile) => profile === undefined || profile.agent.id === agentId);
 });
 
 async function buildProfile(ref: string) {
@@ -29,7 +30,6 @@ async function buildProfile(ref: string) {
     db().attestation.findMany({ where: { subjectAgentId: agent.id }, orderBy: { createdAt: 'desc' }, take: 100 }),
     propagatedTrust(),
   ]);
-  const { total, verification, reputation, activity, components, formula } = metrics.trust;
   return {
     agent: {
       id: agent.id,
@@ -37,9 +37,9 @@ async function buildProfile(ref: string) {
       handle: agent.handle,
       bio: agent.bio,
       tier: agent.tier,
-      verification_status: components.verified > 0 ? 'verified' : 'unverified',
+      verification_status: metrics.trust.components.verified > 0 ? 'verified' : 'unverified',
     },
-    trust: { total, verification, reputation, activity, formula, components, propagated: propagated.get(agent.id) ?? 0 },
+    trust: { ...metrics.trust, propagated: propagated.get(agent.id) ?? 0 },
     attestations: [
       ...endorsements.map((e) => ({ attestation_type: e.attestationType, created_at: e.createdAt.toISOString() })),
       ...attestations.map((a) => ({
@@ -55,12 +55,6 @@ async function buildProfile(ref: string) {
 }
 
 /** GET /api/agents/{id}/public-profile */
-export async function publicProfile(ref: string): Promise<Profile> {
-  const key = ref.toLowerCase();
-  const hit = cache.get(key);
-  if (hit && Date.now() - hit.at < PROFILE_TTL_MS) return hit.profile;
-  const profile = await buildProfile(ref);
-  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  cache.set(key, { at: Date.now(), agentId: profile.agent.id, profile });
-  return profile;
+export function publicProfile(ref: string): Promise<Profile> {
+  return profiles.get(ref.toLowerCase(), () => buildProfile(ref));
 }
