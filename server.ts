@@ -7,11 +7,11 @@ import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import next from 'next';
 import { createApi } from './server/api/app';
-import { ConfigError } from './server/config';
+import { ConfigError } from './server/core/config';
 import { gracefulShutdown } from './server/http/graceful-shutdown';
-import { startJobs } from './server/jobs/schedule';
-import { log } from './server/log';
-import { startRuntime, type Runtime } from './server/runtime';
+import { ensureJobsStarted } from './server/scheduler/jobs';
+import { log } from './server/core/log';
+import { startRuntime, type Runtime } from './server/core/runtime';
 
 const NEXT_API_PREFIXES = ['/api/trpc', '/api/auth'];
 
@@ -31,8 +31,9 @@ async function main() {
     console.error(message.split('\n')[0]);
     process.exit(1);
   }
-  const stopJobs = startJobs(runtime);
-  const apiListener = getRequestListener(createApi().fetch);
+  ensureJobsStarted(runtime);
+  const api = createApi();
+  const apiListener = getRequestListener(api.fetch);
   const nextApp = next({ dev: false, dir: process.cwd(), port: runtime.config.PORT });
   await nextApp.prepare();
   const nextHandler = nextApp.getRequestHandler();
@@ -55,7 +56,6 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests');
-    stopJobs();
     void gracefulShutdown(server, () =>
       runtime.close().catch((error) => log.error({ err: error }, 'closing the runtime failed')),
     ).then(() => {

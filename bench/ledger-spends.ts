@@ -1,11 +1,12 @@
 // Spends per second on one hot account, at the ledger itself: concurrent debits of one wallet
 // through post() on a fresh embedded database, then the accounting checked to the micro-CLAW.
+import { database } from '../server/core/db';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { holdAccount, walletAccount, WORLD_GRANTS } from '../server/credits/accounts';
 import { balanceOf, InsufficientCreditsError, post, transfer } from '../server/credits/ledger';
-import { startRuntime } from '../server/runtime';
+import { startRuntime } from '../server/core/runtime';
 
 export interface LedgerSpendResults {
   workers: number;
@@ -21,14 +22,17 @@ const SECONDS = 5;
 
 async function spend(wallet: string, n: number): Promise<boolean> {
   try {
-    await post({
-      reason: 'bench_spend',
-      postings: [
-        { account: walletAccount(wallet), amount: -1n },
-        { account: holdAccount('bench', String(n)), amount: 1n },
-      ],
-      spend: { wallet, amount: 1n, limit: null },
-    });
+    await post(
+      {
+        reason: 'bench_spend',
+        postings: [
+          { account: walletAccount(wallet), amount: -1n },
+          { account: holdAccount('bench', String(n)), amount: 1n },
+        ],
+        spend: { wallet, amount: 1n, limit: null },
+      },
+      database().sql,
+    );
     return true;
   } catch (error) {
     if (error instanceof InsufficientCreditsError) return false;
@@ -42,7 +46,7 @@ export async function benchLedgerSpends(): Promise<LedgerSpendResults> {
   try {
     const hot = '0x' + '1'.repeat(40);
     const start = 1_000_000_000n;
-    await transfer(WORLD_GRANTS, walletAccount(hot), start, { reason: 'bench_seed' });
+    await transfer(WORLD_GRANTS, walletAccount(hot), start, { reason: 'bench_seed' }, database().sql);
     let counter = 0;
     let successes = 0;
     const deadline = performance.now() + SECONDS * 1000;
@@ -53,11 +57,11 @@ export async function benchLedgerSpends(): Promise<LedgerSpendResults> {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    const exact = (await balanceOf(walletAccount(hot))) === start - BigInt(successes);
+    const exact = (await balanceOf(walletAccount(hot), database().sql)) === start - BigInt(successes);
 
     // Overdraft: the balance covers 100 spends; 1,000 are attempted at once from 20 workers.
     const small = '0x' + '2'.repeat(40);
-    await transfer(WORLD_GRANTS, walletAccount(small), 100n, { reason: 'bench_seed' });
+    await transfer(WORLD_GRANTS, walletAccount(small), 100n, { reason: 'bench_seed' }, database().sql);
     let attempts = 0;
     let ok = 0;
     await Promise.all(
@@ -68,7 +72,7 @@ export async function benchLedgerSpends(): Promise<LedgerSpendResults> {
         }
       }),
     );
-    const finalBalance = await balanceOf(walletAccount(small));
+    const finalBalance = await balanceOf(walletAccount(small), database().sql);
     return {
       workers: WORKERS,
       seconds,

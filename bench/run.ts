@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import { recoverMessageAddress, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { recoverSigner, signatureBackend } from '../server/auth/verify-signature';
+import { recoverSigner, signatureBackend } from '../server/signatures/verify-signature';
 import {
   buildProduction,
   formatInt,
@@ -473,10 +473,10 @@ async function benchSignatures(): Promise<SignatureResult[]> {
     const message = `List API keys bench-${i} ${timestamp}`;
     samples.push({ message, signature: await account.signMessage({ message }) });
   }
-  note(`signatures: recovering with recoverSigner (${signatureBackend}) and viem`);
+  note(`signatures: recovering with recoverSigner (${signatureBackend()}) and viem`);
   return [
     await timeRecovery(
-      `recoverSigner (${signatureBackend === 'native' ? 'native libsecp256k1 addon' : 'native addon NOT loaded: JS fallback'})`,
+      `recoverSigner (${signatureBackend() === 'native' ? 'native libsecp256k1 addon' : 'native addon NOT loaded: JS fallback'})`,
       recoverSigner,
       samples,
       account.address,

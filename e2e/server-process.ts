@@ -3,6 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { parsePostgresUrl } from '../server/core/db/open';
 import { buildIsStale } from '../scripts/build-state.mjs';
 
 /** Builds the production app when the build is missing or older than the sources. */
@@ -32,12 +35,27 @@ export interface RunningServer {
   stop(): Promise<number | null>;
 }
 
-/** Starts the production entry (server.ts) as `npm start` does, and waits until it is healthy. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts the production entry (server.ts) as `npm start` does, or, with door 'next', the same build
+ * under `next start` (the REST API then answers through app/api/[...path]/route.ts).
+ */
+export async function startServer(env: Record<string, string> = {}, door: 'server' | 'next' = 'server'): Promise<RunningServer> {
   const port = await freePort();
+  // On PostgreSQL every server gets a schema of its own (dropped when it stops), so rate limits and
+  // data of one server never leak into another's answers.
+  const ownSchema = !env.DATABASE_URL && process.env.DATABASE_URL ? `e2e_${randomBytes(6).toString('hex')}` : null;
+  if (ownSchema) {
+    const url = new URL(process.env.DATABASE_URL!);
+    url.searchParams.set('schema', ownSchema);
+    env = { ...env, DATABASE_URL: url.toString() };
+  }
   let out = '';
   let err = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  const args =
+    door === 'server'
+      ? ['--import', 'tsx', 'server.ts']
+      : ['node_modules/next/dist/bin/next', 'start', '--port', String(port), '--hostname', '127.0.0.1'];
+  const child = spawn(process.execPath, args, {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -72,7 +90,19 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     exit,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
-      return exit;
+      const code = await exit;
+      if (ownSchema) await dropSchema(ownSchema);
+      return code;
     },
   };
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: parsePostgresUrl(process.env.DATABASE_URL!).connectionString });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
 }

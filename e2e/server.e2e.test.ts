@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listMigrations } from '../server/db/migrations';
-import { parsePostgresUrl } from '../server/db/open';
+import { listMigrations } from '../server/core/db/migrations';
+import { parsePostgresUrl } from '../server/core/db/open';
 import { ensureProductionBuild, startServer, type RunningServer } from './server-process';
 
 // Black-box: the production entry as `npm start` runs it, over real HTTP.

@@ -5,7 +5,7 @@
 //   check:  fails when schema.prisma has changes that no migration covers.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { MIGRATIONS_DIR } from '../server/db/migrations';
+import { MIGRATIONS_DIR } from '../server/core/db/migrations';
 import { diffSchemas, isEmptyDiff } from './schema-diff';
 
 const SCHEMA = path.resolve('prisma/schema.prisma');
@@ -41,12 +41,12 @@ async function check() {
 }
 
 async function deploy() {
-  const { loadConfig } = await import('../server/config');
-  const { openDatabase } = await import('../server/db/open');
+  const { loadConfig } = await import('../server/core/config');
+  const { openDatabase } = await import('../server/core/db/open');
   const config = loadConfig(process.env);
   const database = await openDatabase(config, { migrate: false });
   try {
-    const { deployMigrations } = await import('../server/db/migrations');
+    const { deployMigrations } = await import('../server/core/db/migrations');
     const applied = await deployMigrations(database.sql);
     console.log(applied.length ? `applied ${applied.join(', ')}` : 'no pending migrations');
   } finally {

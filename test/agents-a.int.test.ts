@@ -161,7 +161,7 @@ describe('POST /api/update-profile', () => {
     const response = await app.post(
       '/api/update-profile',
       { bio: 'via headers' },
-      { headers: await signatureHeaders(account, 'Update profile') },
+      { headers: await signatureHeaders(account, `Update profile ${account.address}`) },
     );
     expect(response.status).toBe(200);
     expect(response.body.bio).toBe('via headers');

@@ -66,7 +66,7 @@ describe('API keys', () => {
     const minted = await app.post(
       '/api/mint-api-key',
       { label: 'sig' },
-      { headers: await signatureHeaders(account, 'Mint API key') },
+      { headers: await signatureHeaders(account, 'Mint API key sig') },
     );
     expect(minted.status).toBe(201);
     const list = await app.get('/api/list-api-keys', { headers: await signatureHeaders(account, 'List API keys') });

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { deployMigrations } from '../server/db/migrations';
-import { pgliteRunner } from '../server/db/sql-runner';
+import { deployMigrations } from '../server/core/db/migrations';
+import { pgliteRunner } from '../server/core/db/sql-runner';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -8,8 +8,9 @@ import { getRequestListener } from '@hono/node-server';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createApi } from '../server/api/app';
-import { openDatabase, parsePostgresUrl, type Database } from '../server/db/open';
-import { startRuntime, type Runtime } from '../server/runtime';
+import { checkResponse } from './contract';
+import { openDatabase, parsePostgresUrl, type Database } from '../server/core/db/open';
+import { startRuntime, type Runtime } from '../server/core/runtime';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -24,6 +25,8 @@ export interface RequestOptions {
   raw?: string;
   headers?: Record<string, string>;
   token?: string;
+  /** Validate the response against the OpenAPI document (default true; see contract.ts). */
+  contract?: boolean;
 }
 
 export interface TestApp {
@@ -89,6 +92,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       parsed = text ? JSON.parse(text) : null;
     } catch {
       /* not JSON: keep the text */
+    }
+    if (method !== 'OPTIONS' && method !== 'HEAD' && options.contract !== false) {
+      checkResponse(method, urlPath, response.status, response.headers.get('content-type'), parsed);
     }
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   };

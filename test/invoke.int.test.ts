@@ -223,7 +223,7 @@ describe('/api/agents/{id}/invoke (family A)', () => {
     const bySignature = await app.post(
       `/api/agents/${agent.id}/invoke`,
       { caller_wallet: me.account.address, payload: { b: 2 } },
-      { headers: await signatureHeaders(me.account, 'Invoke agent') },
+      { headers: await signatureHeaders(me.account, `Invoke agent ${agent.id}`) },
     );
     expect(bySignature.status).toBe(200);
     expect(await clawBalance(me.account.address)).toBe(0);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENDPOINTS } from '../server/api/app';
+import { ROUTES as ENDPOINTS } from '../server/api/routes';
 import { startTestApp, type TestApp } from './harness';
 import { newWallet, signIn } from './wallets';
 

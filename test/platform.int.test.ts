@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApi, ENDPOINTS } from '../server/api/app';
+import { createApi } from '../server/api/app';
+import { ROUTES as ENDPOINTS } from '../server/api/routes';
 import { startTestApp, type TestApp } from './harness';
 
 let app: TestApp;

@@ -246,9 +246,9 @@ describe('POST /api/v1/agents/{id}/attest', () => {
     const again = await app.post(`/api/v1/agents/${subject.id}/attest`, { verdict: 'negative', weight: 5 }, { token });
     expect(again.status).toBe(429);
     expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(6 * 24 * 3600);
+    // A week later (the declared limit's window ends):
     await app.database.sql.query(
-      `UPDATE attestations SET created_at = now() - interval '7 days 1 minute' WHERE subject_agent_id = $1`,
-      [subject.id],
+      `UPDATE rate_limit_counters SET window_ends = now() - interval '1 second' WHERE key LIKE 'attest:%'`,
     );
     expect((await app.post(`/api/v1/agents/${subject.id}/attest`, { verdict: 'neutral', weight: 5 }, { token })).status).toBe(
       200,

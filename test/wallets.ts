@@ -14,7 +14,7 @@ export async function signedAction(account: PrivateKeyAccount, action: string, o
 }
 
 /** Signature headers for `<action> <ts>`. */
-export async function signatureHeaders(account: PrivateKeyAccount, action = 'Call API') {
+export async function signatureHeaders(account: PrivateKeyAccount, action: string) {
   const { message, signature } = await signedAction(account, `${action} ${Math.random().toString(36).slice(2, 10)}`);
   return { 'X-Agent-Address': account.address, 'X-Agent-Message': message, 'X-Message-Signature': signature };
 }

@@ -1,12 +1,11 @@
 import type { Address } from 'viem';
-import { db } from '../db';
-import type { Agent, Prisma } from '../db/generated/client';
-import { isUniqueViolation } from '../db/errors';
-import { prismaRunner } from '../db/sql-runner';
+import { db } from '../core/db';
+import type { Agent, Prisma } from '../core/db/generated/client';
+import { isUniqueViolation } from '../core/db/errors';
+import { prismaRunner } from '../core/db/sql-runner';
 import { emit } from '../events/emit';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { generateHandle } from './handles';
-import { credentialsChanged } from '../auth/credential-cache';
 
 export interface NewAgent {
   ownerWallet: Address;
@@ -19,7 +18,6 @@ export interface NewAgent {
   scopes?: string[];
   maxSpendPerDay?: bigint | null;
   metadata?: Record<string, unknown>;
-  bootstrapIpHash?: string;
 }
 
 export class AgentExistsError extends Error {}
@@ -36,7 +34,6 @@ async function insertAgent(input: NewAgent, handle: string, tx: Prisma.Transacti
       scopes: input.scopes ?? [],
       maxSpendPerDay: input.maxSpendPerDay ?? null,
       metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
-      bootstrapIpHash: input.bootstrapIpHash ?? null,
     },
   });
   await emit(
@@ -62,13 +59,9 @@ async function insertAgent(input: NewAgent, handle: string, tx: Prisma.Transacti
 export async function createAgent(input: NewAgent, tx?: Prisma.TransactionClient): Promise<Agent> {
   for (let attempt = 0; ; attempt++) {
     try {
-      // (Inside the caller's transaction, the caller reports the change once it commits.)
       if (tx) return await insertAgent(input, input.handle ?? (await generateHandle(input.name, tx)), tx);
-      const handle = input.handle ?? (await generateHandle(input.name));
-      const agent = await db().$transaction((own) => insertAgent(input, handle, own));
-      // A credential of this wallet may now act for the new agent.
-      credentialsChanged();
-      return agent;
+      const handle = input.handle ?? (await generateHandle(input.name, db()));
+      return await db().$transaction((own) => insertAgent(input, handle, own));
     } catch (error) {
       if (isUniqueViolation(error, 'handle')) {
         if (input.handle) throw new ApiError('handle_taken', `Handle ${input.handle} is already taken`, { handle: input.handle });

@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
-import { db } from '../db';
-import type { Agent } from '../db/generated/client';
-import { ApiError } from '../http/errors';
+import { db } from '../core/db';
+import type { Agent } from '../core/db/generated/client';
+import { ApiError } from '../core/errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HANDLE = /^[a-z0-9-]{1,64}$/;

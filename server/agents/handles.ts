@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { db } from '../db';
-import type { Prisma } from '../db/generated/client';
+import type { Prisma } from '../core/db/generated/client';
 
 export const HANDLE_PATTERN = /^[a-z0-9-]{3,30}$/;
 
@@ -17,7 +16,7 @@ export function handleBase(name: string): string {
 }
 
 /** A free handle derived from the name: the slug itself, else the slug with a random suffix. */
-export async function generateHandle(name: string, client: Pick<Prisma.TransactionClient, 'agent'> = db()): Promise<string> {
+export async function generateHandle(name: string, client: Pick<Prisma.TransactionClient, 'agent'>): Promise<string> {
   const base = handleBase(name);
   const candidates = [base, ...Array.from({ length: 5 }, () => `${base}-${randomBytes(3).toString('hex')}`)];
   const taken = new Set(

@@ -1,13 +1,11 @@
 import { Ajv } from 'ajv';
-import { db } from '../db';
-import { invalidateTrustViews } from '../trust/trust-cache';
-import { Prisma } from '../db/generated/client';
-import type { Caller } from '../http/caller';
-import { ApiError } from '../http/errors';
+import { db } from '../core/db';
+import { Prisma } from '../core/db/generated/client';
+import type { Caller } from '../core/caller';
+import { ApiError } from '../core/errors';
 import { checkOutboundUrl } from '../net/check-url';
-import { currentRuntime } from '../runtime';
+import { currentRuntime } from '../core/runtime';
 import { requireAgent } from './find-agent';
-import { credentialsChanged } from '../auth/credential-cache';
 
 export interface AgentPatch {
   agentName?: string;
@@ -65,7 +63,5 @@ export async function patchAgent(caller: Caller, ref: string, patch: AgentPatch)
       invokeSchema: patch.invokeSchema === null ? Prisma.DbNull : (patch.invokeSchema as Prisma.InputJsonValue | undefined),
     },
   });
-  invalidateTrustViews(agent.id);
-  credentialsChanged();
   return updated;
 }

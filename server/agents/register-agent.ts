@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
-import { verifySignedMessage } from '../auth/verify-signed-message';
-import { ApiError } from '../http/errors';
+import { verifySignedMessage } from '../signatures/verify-signed-message';
+import { ApiError } from '../core/errors';
 import { AgentExistsError, createAgent } from './create-agent';
 import { findAgent, primaryAgentOf } from './find-agent';
 

@@ -1,7 +1,6 @@
 import type { Address } from 'viem';
-import { db } from '../db';
-import { invalidateTrustViews } from '../trust/trust-cache';
-import { ApiError } from '../http/errors';
+import { db } from '../core/db';
+import { ApiError } from '../core/errors';
 import { primaryAgentOf } from './find-agent';
 
 export interface ProfileChanges {
@@ -28,6 +27,5 @@ export async function updateProfile(wallet: Address, agentId: string | null, cha
       telegramHandle: changes.socialHandles?.telegram,
     },
   });
-  invalidateTrustViews(agent.id);
   return updated;
 }

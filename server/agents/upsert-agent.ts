@@ -1,9 +1,8 @@
-import { db } from '../db';
-import type { Prisma } from '../db/generated/client';
-import type { Caller } from '../http/caller';
+import { db } from '../core/db';
+import type { Prisma } from '../core/db/generated/client';
+import type { Caller } from '../core/caller';
 import { AgentExistsError, createAgent } from './create-agent';
 import { walletPubkey } from './register-agent';
-import { credentialsChanged } from '../auth/credential-cache';
 
 export interface UpsertAgentInput {
   agentName?: string;
@@ -29,7 +28,6 @@ export async function upsertAgent(caller: Caller, input: UpsertAgentInput) {
   const existing = await db().agent.findUnique({ where: { ownerWallet_agentPubkey: key } });
   if (existing) {
     const agent = await db().agent.update({ where: { id: existing.id }, data: changes });
-    credentialsChanged();
     return { agent, created: false };
   }
   try {
@@ -45,7 +43,6 @@ export async function upsertAgent(caller: Caller, input: UpsertAgentInput) {
     // A concurrent call created it first: this call updates, as a repeat would.
     if (!(error instanceof AgentExistsError)) throw error;
     const agent = await db().agent.update({ where: { ownerWallet_agentPubkey: key }, data: changes });
-    credentialsChanged();
     return { agent, created: false };
   }
 }

@@ -1,68 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import type { AnyEndpoint } from '../http/endpoint';
 import { honoPath, mountEndpoint } from '../http/mount';
-import { log } from '../log';
+import { log } from '../core/log';
 import { apiReference } from './docs';
-import { errorSchema } from './schemas';
-import { listApiKeysEndpoint, mintApiKeyEndpoint, revokeApiKeyEndpoint } from './a/api-keys';
-import { endorseEndpoint, listEndorsementsEndpoint, revokeEndorsementEndpoint } from './a/endorse';
-import { getAgentA } from './a/get-agent';
-import { invokeA, invokeInfoA } from './a/invoke';
-import { getAgentByWallet } from './a/get-agent-by-wallet';
-import { graphEndpoint } from './a/graph';
-import { listAgentsA } from './a/list-agents';
-import { publicProfileEndpoint } from './a/public-profile';
-import { registerAgentEndpoint } from './a/register-agent';
-import { statsEndpoint } from './a/stats';
-import { updateProfileEndpoint } from './a/update-profile';
-import { getAgentB, listAgentsB, patchAgentB, upsertAgentB } from './v1/agents';
-import { attestEndpoint } from './v1/attest';
-import { authChallenge, authRevoke, authSession, authVerify } from './v1/auth';
-import { bootstrapEndpoint } from './v1/bootstrap';
-import { creditsEndpoint, depositInfoEndpoint } from './v1/credits';
-import { invokeB } from './v1/invoke';
-import { meStatsEndpoint } from './v1/me-stats';
-import { health } from './v1/health';
-
-// Every REST endpoint, registered explicitly: a reader who knows the URL finds its file here.
-export const ENDPOINTS: AnyEndpoint[] = [
-  // family A: /api
-  registerAgentEndpoint,
-  getAgentByWallet,
-  listAgentsA,
-  getAgentA,
-  updateProfileEndpoint,
-  listApiKeysEndpoint,
-  mintApiKeyEndpoint,
-  revokeApiKeyEndpoint,
-  statsEndpoint,
-  invokeInfoA,
-  invokeA,
-  listEndorsementsEndpoint,
-  endorseEndpoint,
-  revokeEndorsementEndpoint,
-  graphEndpoint,
-  publicProfileEndpoint,
-  // family B: /api/v1
-  health,
-  authChallenge,
-  authVerify,
-  authRevoke,
-  authSession,
-  bootstrapEndpoint,
-  meStatsEndpoint,
-  listAgentsB,
-  upsertAgentB,
-  getAgentB,
-  patchAgentB,
-  invokeB,
-  attestEndpoint,
-  creditsEndpoint,
-  depositInfoEndpoint,
-];
+import { errorSchema } from '../schemas/common';
+import { ROUTES } from './routes';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -92,8 +37,49 @@ function errorResponse(context: Context, error: ApiError, headers: Record<string
   return context.json(error.toBody(), error.status as 400, { ...error.headers, ...headers });
 }
 
+export type OpenApiDocument = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
+
+/**
+ * The generator writes a nullable reference as allOf [$ref, {type: [object, null]}], which no
+ * validator lets null through; JSON Schema 2020-12 says it as anyOf [$ref, {type: null}].
+ */
+function fixNullableRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(fixNullableRefs);
+  if (!node || typeof node !== 'object') return node;
+  const entries = Object.entries(node).map(([key, value]) => [key, fixNullableRefs(value)] as const);
+  const object = Object.fromEntries(entries) as Record<string, unknown>;
+  const allOf = object.allOf as Record<string, unknown>[] | undefined;
+  if (
+    allOf?.length === 2 &&
+    typeof allOf[0]?.$ref === 'string' &&
+    Array.isArray(allOf[1]?.type) &&
+    (allOf[1]!.type as string[]).includes('null') &&
+    Object.keys(allOf[1]!).length === 1
+  ) {
+    const { allOf: _replaced, ...rest } = object;
+    return { ...rest, anyOf: [allOf[0], { type: 'null' }] };
+  }
+  return object;
+}
+
+/** The OpenAPI 3.1 document of an API built by createApi(). */
+export function openApiDocument(app: OpenAPIHono): OpenApiDocument {
+  return fixNullableRefs(
+    app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'Vouchsafe API',
+        version: '1.1.0',
+        description:
+          'Identity, trust and safety for autonomous agents on Base. Family A lives under /api, family B under /api/v1. Errors always have the shape `{error, code, details}`.',
+      },
+      servers: [{ url: '/', description: 'This deployment' }],
+    }),
+  ) as OpenApiDocument;
+}
+
 /** Builds the REST API: one fetch handler `(Request) => Response` for both path families. */
-export function createApi(endpoints: AnyEndpoint[] = ENDPOINTS): OpenAPIHono {
+export function createApi(endpoints: AnyEndpoint[] = ROUTES): OpenAPIHono {
   const app = new OpenAPIHono({ strict: false });
 
   app.use('*', async (context, next) => {
@@ -139,18 +125,8 @@ export function createApi(endpoints: AnyEndpoint[] = ENDPOINTS): OpenAPIHono {
 
   for (const def of endpoints) mountEndpoint(app, def);
 
-  const document = () =>
-    app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: {
-        title: 'Vouchsafe API',
-        version: '1.1.0',
-        description:
-          'Identity, trust and safety for autonomous agents on Base. Family A lives under /api, family B under /api/v1.',
-      },
-    });
-  let cachedDocument: ReturnType<typeof document> | null = null;
-  app.get('/api/openapi.json', (context) => context.json((cachedDocument ??= document())));
+  let cachedDocument: OpenApiDocument | null = null;
+  app.get('/api/openapi.json', (context) => context.json((cachedDocument ??= openApiDocument(app))));
   apiReference(app);
 
   const routeMatchers = endpoints.map((def) => ({

@@ -1,12 +1,13 @@
+import { runtime } from '../core/runtime';
+import { sharedState } from '../core/shared-state';
+import type { DoorEnv } from '../http/client-ip';
 import { createApi } from './app';
-import { runtime } from '../runtime';
 
-// The REST API as a plain fetch handler, starting the runtime on first use. server.ts and the
-// Next.js catch-all route both serve it.
-let api: ReturnType<typeof createApi> | null = null;
+// The REST API as a plain fetch handler, starting the runtime on first use: the Next.js door
+// (app/api/[...path]/route.ts) serves it; server.ts serves the same app with the socket attached.
+const api = sharedState('api.app', createApi);
 
-export async function handleApiRequest(request: Request, env?: object): Promise<Response> {
+export async function handleApiRequest(request: Request, env: DoorEnv = {}): Promise<Response> {
   await runtime();
-  api ??= createApi();
-  return api.fetch(request, env);
+  return api().fetch(request, env);
 }

@@ -1,9 +1,9 @@
-import { db } from '../db';
-import type { ApiKey } from '../db/generated/client';
-import type { Caller } from '../http/caller';
-import { ApiError } from '../http/errors';
+import { db } from '../core/db';
+import type { ApiKey } from '../core/db/generated/client';
+import type { Caller } from '../core/caller';
+import { ApiError } from '../core/errors';
+import { normalizeScopes, READ_SCOPES } from '../core/scopes';
 import { hashSecret, newApiKey } from './credentials';
-import { credentialsChanged } from './credential-cache';
 
 function keyView(key: ApiKey) {
   return {
@@ -24,9 +24,13 @@ export async function listApiKeys(caller: Caller) {
   return { keys: keys.map(keyView) };
 }
 
-/** POST /api/mint-api-key: a new key with at most the caller's own scopes; the secret is shown once. */
+/**
+ * POST /api/mint-api-key: a new key with at most the caller's own scopes; the secret is shown once.
+ * Without `scopes` the key may only read (least privilege: a key handed to a script or a service
+ * should not spend, publish or manage keys unless that was asked for).
+ */
 export async function mintApiKey(caller: Caller, input: { label: string; scopes?: string[] }) {
-  const scopes = input.scopes ?? [...caller.scopes];
+  const scopes = normalizeScopes(input.scopes ?? READ_SCOPES.filter((scope) => caller.scopes.includes(scope)));
   const beyond = scopes.find((scope) => !caller.scopes.includes(scope));
   if (beyond) {
     throw new ApiError('missing_scope', `Cannot grant scope ${beyond}: the calling credential does not hold it`, {
@@ -54,7 +58,6 @@ export async function revokeApiKey(caller: Caller, keyId: string) {
   const key = await db().apiKey.findFirst({ where: { id: keyId, wallet: caller.wallet } });
   if (!key) throw ApiError.notFound('API key');
   const revoked = key.revokedAt ? key : await db().apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
-  credentialsChanged();
   return { revoked: true, ...keyView(revoked) };
 }
 
@@ -63,6 +66,5 @@ export async function revokeToken(caller: Caller) {
   if (caller.via !== 'bearer' || !caller.credentialId)
     throw new ApiError('invalid_request', 'Only a bearer token can revoke itself');
   await db().accessToken.update({ where: { id: caller.credentialId }, data: { revokedAt: new Date() } });
-  credentialsChanged();
   return { revoked: true };
 }

@@ -1,12 +1,10 @@
-import { getAddress, isAddress } from 'viem';
-import { database } from '../db';
-import type { AuthMode, Caller } from '../http/caller';
-import type { AuthSpec } from '../http/endpoint';
-import { ApiError } from '../http/errors';
+import { getAddress, isAddress, type Address } from 'viem';
+import { database } from '../core/db';
+import type { AuthMode, AuthSpec, Caller } from '../core/caller';
+import { ApiError } from '../core/errors';
 import { cachedCredential } from './credential-cache';
 import { hashSecret, isWellFormedApiKey } from './credentials';
-import { ALL_SCOPES } from './scopes';
-import { verifySignedMessage } from './verify-signed-message';
+import { verifySignedMessage } from '../signatures/verify-signed-message';
 
 const ORDER: AuthMode[] = ['bearer', 'api_key', 'signature'];
 const LABEL: Record<AuthMode, string> = {
@@ -115,7 +113,19 @@ async function fromApiKey(headers: Headers): Promise<Caller> {
   return caller;
 }
 
-async function fromSignature(headers: Headers): Promise<Caller> {
+/**
+ * Signature headers name a wallet and carry a signed message. Whether that message authorizes
+ * this operation depends on the parsed request, so the claim is confirmed later, by
+ * confirmSignatureClaim(), against the exact text the endpoint declares.
+ */
+export interface SignatureClaim {
+  via: 'signature';
+  wallet: Address;
+  message: string;
+  signature: string;
+}
+
+function signatureClaim(headers: Headers): SignatureClaim {
   const address = headers.get('x-agent-address')?.trim();
   const message = headers.get('x-agent-message');
   const signature = headers.get('x-message-signature')?.trim();
@@ -123,35 +133,43 @@ async function fromSignature(headers: Headers): Promise<Caller> {
     throw unauthorized('Signature authentication needs X-Agent-Address, X-Agent-Message and X-Message-Signature');
   }
   if (!isAddress(address, { strict: false })) throw unauthorized('X-Agent-Address is not an EVM address');
-  const wallet = getAddress(address);
-  await verifySignedMessage({ wallet, message, signature });
+  return { via: 'signature', wallet: getAddress(address), message, signature };
+}
+
+/**
+ * Confirms signature headers for one operation: the message must be exactly `<action> <unix
+ * seconds>` (optionally with a nonce before the timestamp), fresh, signed by the wallet, and never
+ * used before. The caller then holds exactly the scopes that operation needs.
+ */
+export async function confirmSignatureClaim(claim: SignatureClaim, action: string, scopes: readonly string[]): Promise<Caller> {
+  await verifySignedMessage({ wallet: claim.wallet, message: claim.message, signature: claim.signature, action });
   const [agent] = await database().sql.query<{ id: string; max_spend_per_day: string | bigint | null }>(
     'SELECT id, max_spend_per_day FROM agents WHERE owner_wallet = $1 ORDER BY created_at ASC, id ASC LIMIT 1',
-    [wallet],
+    [claim.wallet],
   );
-  // The wallet itself signed: it holds every scope of its own agents.
   return {
     via: 'signature',
-    wallet,
+    wallet: claim.wallet,
     agentId: agent?.id ?? null,
     agentPubkey: null,
-    scopes: ALL_SCOPES,
+    scopes: [...scopes],
     credentialId: null,
     maxSpendPerDay: stricter(agent?.max_spend_per_day),
   };
 }
 
-const RESOLVERS: Record<AuthMode, (headers: Headers) => Promise<Caller>> = {
+const RESOLVERS: Record<AuthMode, (headers: Headers) => Promise<Caller | SignatureClaim>> = {
   bearer: fromBearer,
   api_key: fromApiKey,
-  signature: fromSignature,
+  signature: async (headers) => signatureClaim(headers),
 };
 
 /**
  * Resolves the caller for an endpoint's auth spec. Presented credentials are always checked:
- * a bad one is 401 even where authentication is optional.
+ * a bad one is 401 even where authentication is optional. Signature headers come back as a claim
+ * to confirm once the request is parsed.
  */
-export async function authenticate(request: Request, spec: AuthSpec): Promise<Caller | null> {
+export async function authenticate(request: Request, spec: AuthSpec): Promise<Caller | SignatureClaim | null> {
   if (spec === 'none') return null;
   const accepted: readonly AuthMode[] = spec === 'optional' ? ORDER : spec;
   const presented = presentedModes(request.headers);

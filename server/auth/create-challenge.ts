@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
-import { db } from '../db';
-import { currentRuntime } from '../runtime';
-import { ALL_SCOPES, normalizeScopes } from './scopes';
+import { db } from '../core/db';
+import { currentRuntime } from '../core/runtime';
+import { ALL_SCOPES, normalizeScopes } from '../core/scopes';
 
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
 

@@ -1,10 +1,10 @@
 import { getAddress } from 'viem';
-import { agentViewB } from '../agents/agent-views';
-import { loadOneAgentMetrics } from '../agents/agent-metrics';
-import { db } from '../db';
-import { ApiError } from '../http/errors';
+import { agentViewB, type AgentViewB } from '../directory/agent-views';
+import { loadOneAgentMetrics } from '../trust/agent-metrics';
+import { database, db } from '../core/db';
+import { ApiError } from '../core/errors';
 import { hashSecret, newAccessToken, newApiKey, TOKEN_TTL_MS } from './credentials';
-import { verifyWalletSignature } from './verify-signature';
+import { verifyWalletSignature } from '../signatures/verify-signature';
 
 const refused = () =>
   new ApiError('invalid_signature', 'Challenge is unknown, expired, already used, or the signature does not match');
@@ -66,13 +66,13 @@ export async function verifyChallenge(challengeId: string, signature: string) {
     })) ?? null;
   return {
     token,
-    token_type: 'Bearer',
+    token_type: 'Bearer' as const,
     expires_at: expiresAt.toISOString(),
     wallet_address: wallet,
     agent_pubkey: challenge.agentPubkey,
     scopes: challenge.scopes,
-    agent: agent ? agentViewB(agent, await loadOneAgentMetrics(agent)) : null,
-    tier: agent?.tier ?? 'none',
+    agent: agent ? agentViewB(agent, await loadOneAgentMetrics(agent, database().sql), { viewer: wallet }) : null,
+    tier: (agent?.tier ?? 'none') as AgentViewB['tier'],
     api_key: issued.apiKey,
     api_key_prefix: issued.apiKeyPrefix,
   };

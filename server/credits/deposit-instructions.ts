@@ -1,4 +1,4 @@
-import { currentRuntime } from '../runtime';
+import { currentRuntime } from '../core/runtime';
 
 /**
  * GET /api/v1/credits/deposit. The addresses come from configuration; until the chain layer

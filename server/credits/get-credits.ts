@@ -1,9 +1,9 @@
 import type { Address } from 'viem';
-import { database } from '../db';
-import type { Caller } from '../http/caller';
+import { database } from '../core/db';
+import type { Caller } from '../core/caller';
 import { walletAccount } from './accounts';
 import { balanceOf } from './ledger';
-import { microToClaw } from './money';
+import { microToClaw } from '../core/money';
 
 interface PostingRow {
   transaction_id: string;
@@ -48,7 +48,7 @@ export async function dailySpend(wallet: Address): Promise<bigint> {
 export async function getCredits(caller: Caller) {
   const limit = caller.maxSpendPerDay;
   const [balance, spent, transactions] = await Promise.all([
-    balanceOf(walletAccount(caller.wallet)),
+    balanceOf(walletAccount(caller.wallet), database().sql),
     dailySpend(caller.wallet),
     recentTransactions(caller.wallet, 20),
   ]);

@@ -1,3 +1,4 @@
+import { database } from '../core/db';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness';
@@ -52,20 +53,21 @@ describe('ledger invariants (property test, fixed seeds)', () => {
         const holds: { account: string; from: string; amount: bigint }[] = [];
         for (const [step, o] of ops.entries()) {
           try {
-            if (o.kind === 'grant') await transfer(WORLD_GRANTS, WALLETS[o.to]!, o.amount, { reason: 'grant' });
-            if (o.kind === 'transfer') await transfer(WALLETS[o.from]!, WALLETS[o.to]!, o.amount, { reason: 'transfer' });
+            if (o.kind === 'grant') await transfer(WORLD_GRANTS, WALLETS[o.to]!, o.amount, { reason: 'grant' }, database().sql);
+            if (o.kind === 'transfer')
+              await transfer(WALLETS[o.from]!, WALLETS[o.to]!, o.amount, { reason: 'transfer' }, database().sql);
             if (o.kind === 'hold') {
               const account = holdAccount('test', `${run}-${step}`);
-              await transfer(WALLETS[o.from]!, account, o.amount, { reason: 'hold' });
+              await transfer(WALLETS[o.from]!, account, o.amount, { reason: 'hold' }, database().sql);
               holds.push({ account, from: WALLETS[o.from]!, amount: o.amount });
             }
             if (o.kind === 'release' && holds.length) {
               const hold = holds.shift()!;
-              await transfer(hold.account, WALLETS[o.to]!, hold.amount, { reason: 'release' });
+              await transfer(hold.account, WALLETS[o.to]!, hold.amount, { reason: 'release' }, database().sql);
             }
             if (o.kind === 'refund' && holds.length) {
               const hold = holds.pop()!;
-              await transfer(hold.account, hold.from, hold.amount, { reason: 'refund' });
+              await transfer(hold.account, hold.from, hold.amount, { reason: 'refund' }, database().sql);
             }
             if (o.kind === 'split' && holds.length) {
               const hold = holds.shift()!;
@@ -77,7 +79,7 @@ describe('ledger invariants (property test, fixed seeds)', () => {
                 hold.from,
               );
               expect(postings.reduce((t, p) => t + p.amount, 0n)).toBe(0n);
-              await post({ reason: 'split', postings: postings.filter((p) => p.amount !== 0n) });
+              await post({ reason: 'split', postings: postings.filter((p) => p.amount !== 0n) }, database().sql);
             }
           } catch (error) {
             // An overdraft is refused as a whole, which is the point.
@@ -104,20 +106,25 @@ describe('ledger invariants (property test, fixed seeds)', () => {
 describe('ledger primitives', () => {
   it('refuses an unbalanced transaction before touching the database', async () => {
     await expect(
-      post({
-        reason: 'bad',
-        postings: [
-          { account: WALLETS[0]!, amount: 5n },
-          { account: WORLD_GRANTS, amount: -4n },
-        ],
-      }),
+      post(
+        {
+          reason: 'bad',
+          postings: [
+            { account: WALLETS[0]!, amount: 5n },
+            { account: WORLD_GRANTS, amount: -4n },
+          ],
+        },
+        database().sql,
+      ),
     ).rejects.toThrow('sum to zero');
   });
 
   it('applies an idempotency key once, even concurrently', async () => {
     const to = walletAccount('0xIDEM');
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => transfer(WORLD_GRANTS, to, 7n, { reason: 'grant', idempotencyKey: 'once-only' })),
+      Array.from({ length: 10 }, () =>
+        transfer(WORLD_GRANTS, to, 7n, { reason: 'grant', idempotencyKey: 'once-only' }, database().sql),
+      ),
     );
     expect(results.filter((r) => r.applied)).toHaveLength(1);
     expect((await balances()).get(to)!.balance).toBe(7n);
@@ -141,9 +148,11 @@ describe('ledger primitives', () => {
 
   it('never overdraws one hot account under 100 concurrent spends', async () => {
     const hot = walletAccount('0xHOT');
-    await transfer(WORLD_GRANTS, hot, 30n, { reason: 'grant' });
+    await transfer(WORLD_GRANTS, hot, 30n, { reason: 'grant' }, database().sql);
     const results = await Promise.allSettled(
-      Array.from({ length: 100 }, (_, i) => transfer(hot, holdAccount('hot', String(i)), 1n, { reason: 'spend' })),
+      Array.from({ length: 100 }, (_, i) =>
+        transfer(hot, holdAccount('hot', String(i)), 1n, { reason: 'spend' }, database().sql),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(30);
     expect(

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { database } from '../db';
-import { SqlParams, type Queryable } from '../db/sql-runner';
-import { ApiError } from '../http/errors';
-import { microToClaw } from './money';
+import { sharedState } from '../core/shared-state';
+import { SqlParams, type Queryable } from '../core/db/sql-runner';
+import { ApiError } from '../core/errors';
+import { microToClaw } from '../core/money';
 import { accountKind } from './accounts';
 
 // The double-entry ledger. Every movement is one SQL statement: the account updates, the
@@ -50,24 +50,21 @@ function assertBalanced(postings: Posting[]): void {
   if (postings.some((posting) => posting.amount === 0n)) throw new Error('zero postings are not recorded');
 }
 
-// Accounts this process knows exist (creation is idempotent; this saves a statement). Bounded:
+// Accounts this instance knows exist (creation is idempotent; this saves a statement). Bounded:
 // one hold account per invocation would otherwise grow it forever.
-const knownAccounts = new Set<string>();
+const knownAccounts = sharedState('ledger.known-accounts', () => new Set<string>());
 const KNOWN_ACCOUNTS_MAX = 50_000;
 
 function remember(ids: string[]): void {
-  if (knownAccounts.size + ids.length > KNOWN_ACCOUNTS_MAX) knownAccounts.clear();
-  for (const id of ids) knownAccounts.add(id);
-}
-
-/** Forgets which accounts exist (a fresh database). */
-export function resetLedgerCache(): void {
-  knownAccounts.clear();
+  const known = knownAccounts();
+  if (known.size + ids.length > KNOWN_ACCOUNTS_MAX) known.clear();
+  for (const id of ids) known.add(id);
 }
 
 /** Creates, empty, the accounts a transaction debits, so that the debit meets the overdraft CHECK. */
 async function ensureAccounts(runner: Queryable, ids: string[]): Promise<void> {
-  const missing = ids.filter((id) => !knownAccounts.has(id));
+  const known = knownAccounts();
+  const missing = ids.filter((id) => !known.has(id));
   if (missing.length === 0) return;
   const values = missing.map((_, i) => `($${i * 3 + 1}, $${i * 3 + 2}, $${i * 3 + 3})`).join(', ');
   await runner.query(
@@ -91,10 +88,7 @@ function isRetryable(error: unknown): boolean {
  * Posts one balanced transaction atomically. Throws 402 insufficient_credits when a
  * non-negative account would go below zero, 402 daily_limit_exceeded over the daily limit.
  */
-export async function post(
-  input: PostInput,
-  runner: Queryable = database().sql,
-): Promise<{ applied: boolean; transactionId: string }> {
+export async function post(input: PostInput, runner: Queryable): Promise<{ applied: boolean; transactionId: string }> {
   assertBalanced(input.postings);
   // One posting per account, in a fixed order: concurrent transfers lock rows alike.
   const merged = new Map<string, bigint>();
@@ -191,7 +185,7 @@ export function transfer(
   to: string,
   amount: bigint,
   meta: Omit<PostInput, 'postings'>,
-  runner?: Queryable,
+  runner: Queryable,
 ): Promise<{ applied: boolean; transactionId: string }> {
   return post(
     {
@@ -235,7 +229,7 @@ export function splitPostings(
   return postings;
 }
 
-export async function balanceOf(account: string, runner: Queryable = database().sql): Promise<bigint> {
+export async function balanceOf(account: string, runner: Queryable): Promise<bigint> {
   const [row] = await runner.query<{ balance: string | bigint }>('SELECT balance FROM ledger_accounts WHERE id = $1', [account]);
   return row ? BigInt(row.balance) : 0n;
 }

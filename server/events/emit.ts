@@ -1,6 +1,5 @@
-import { EventEmitter } from 'node:events';
-import { database } from '../db';
-import type { Queryable, SqlParams } from '../db/sql-runner';
+import { currentRuntime } from '../core/runtime';
+import type { Queryable, SqlParams } from '../core/db/sql-runner';
 
 // The platform's event names (spec: Events).
 export const EVENT_NAMES = [
@@ -22,20 +21,35 @@ export const EVENT_NAMES = [
 
 export type EventName = (typeof EVENT_NAMES)[number];
 
-/** In-process wake-up for stream readers and webhook workers; correctness never depends on it. */
-export const eventWakeups = new EventEmitter();
-eventWakeups.setMaxListeners(0);
-
-/** Wakes stream readers and webhook workers after an event was committed. */
+/**
+ * Wakes stream readers and webhook workers (the runtime's `event` change notices) after an event
+ * was committed; correctness never depends on it.
+ */
 export function wake(name: EventName): void {
-  queueMicrotask(() => eventWakeups.emit('event', name));
+  const { changes } = currentRuntime();
+  queueMicrotask(() => changes.publish({ kind: 'event', id: name }));
 }
 
 /**
  * Appends an event to the log. Pass the transaction that makes the change (prismaRunner(tx))
  * so that the event exists exactly when the change does.
  */
-export async function emit(name: EventName, data: Record<string, unknown>, runner: Queryable = database().sql): Promise<bigint> {
+export interface EmitOptions {
+  /**
+   * The wallets that may see the event (stream and webhooks); omitted for a public event. An
+   * invocation is seen by the caller and the target's owner, skill.installed by the author,
+   * scan.completed by the requester.
+   */
+  audience?: readonly string[];
+}
+
+export async function emit(
+  name: EventName,
+  data: Record<string, unknown>,
+  runner: Queryable,
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- stored once the delivery layer lands (issue 10)
+  options: EmitOptions = {},
+): Promise<bigint> {
   const [row] = await runner.query<{ id: string | bigint }>(
     'INSERT INTO events (name, data) VALUES ($1, $2::jsonb) RETURNING id',
     [name, JSON.stringify(data)],

@@ -1,15 +1,49 @@
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
+import { isIPv6 } from 'node:net';
+
+/** What a door may tell the API about the connection (the Next.js door passes the client IP). */
+export interface DoorEnv {
+  incoming?: IncomingMessage;
+  clientIp?: string;
+}
 
 /**
- * The client's IP: the socket's address, or the first X-Forwarded-For entry when TRUST_PROXY is
- * set (behind a load balancer). Without either (a serverless host), every request shares one key.
+ * The last X-Forwarded-For entry: the address the nearest proxy saw. Earlier entries are whatever
+ * the client wrote, so they are never trusted.
+ */
+export function lastForwardedFor(header: string | null | undefined): string | undefined {
+  const last = header?.split(',').at(-1)?.trim();
+  return last || undefined;
+}
+
+/**
+ * The client's IP: with TRUST_PROXY (one trusted proxy in front), the entry that proxy appended to
+ * X-Forwarded-For; otherwise the address the door saw (the socket under server.ts, or what Next.js
+ * reports through app/api/[...path]/route.ts).
  */
 export function clientIp(context: Context, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = context.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    const forwarded = lastForwardedFor(context.req.header('x-forwarded-for'));
     if (forwarded) return forwarded;
   }
-  const incoming = (context.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'unknown';
+  const env = context.env as DoorEnv | undefined;
+  return env?.clientIp ?? env?.incoming?.socket?.remoteAddress ?? 'unknown';
+}
+
+/**
+ * The subject a per-IP limit counts: an IPv4 address, or the /64 prefix of an IPv6 one (one
+ * subscriber usually holds a whole /64, so counting single addresses would be no limit at all).
+ */
+export function rateLimitSubjectForIp(ip: string): string {
+  const plain = ip.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
+  if (!isIPv6(plain)) return plain;
+  const [head = '', tail = ''] = plain.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = plain.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => parseInt(group || '0', 16).toString(16))
+    .join(':')}::/64`;
 }

@@ -1,31 +1,71 @@
 import type { Context } from 'hono';
 import type { z, ZodType } from 'zod';
-import type { AuthMode, Caller } from './caller';
-import type { RateLimitPolicyName } from './rate-limit-policies';
+import type { AuthSpec, Caller } from '../core/caller';
+import type { RateLimitPolicyName } from '../core/rate-limit-policies';
+import type { Scope } from '../core/scopes';
+
+// The one declaration every REST endpoint makes (server/api/a/, server/api/v1/): how it
+// authenticates, what it needs, what it reads, how it is limited, and what it answers. The
+// wrapper (mount.ts) enforces all of it; the OpenAPI document is generated from it.
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-/**
- * How an endpoint authenticates: 'none' (public), 'optional' (any credential, may be absent),
- * or the list of accepted credential kinds (at least one required).
- */
-export type AuthSpec = 'none' | 'optional' | readonly AuthMode[];
 
 type Out<S> = S extends ZodType ? z.output<S> : undefined;
 type CallerFor<A extends AuthSpec> = A extends 'none' ? null : A extends 'optional' ? Caller | null : Caller;
 
-export interface HandlerInput<P, Q, B, A extends AuthSpec> {
+/** The parsed request a handler (and a declared rate-limit key or signed action) receives. */
+export interface RequestInput<P, Q, B> {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  ip: string;
+}
+
+export interface HandlerInput<P, Q, B, A extends AuthSpec> extends RequestInput<P, Q, B> {
   caller: CallerFor<A>;
   request: Request;
-  ip: string;
   requestId: string;
   context: Context;
 }
 
-export interface EndpointDef<P = undefined, Q = undefined, B = undefined, A extends AuthSpec = AuthSpec> {
+/**
+ * A rate limit applied to an endpoint: a named policy (server/core/rate-limit-policies.ts), kept
+ * per caller or IP as the policy says unless `key` names the subject (for example an agent pair).
+ */
+export interface RateLimitRule<P = unknown, Q = unknown, B = unknown> {
+  policy: RateLimitPolicyName;
+  key?: (input: RequestInput<P, Q, B> & { caller: Caller | null }) => string | Promise<string>;
+  /** Count the request only when this holds (for example: only when a grant would be paid). */
+  when?: (input: RequestInput<P, Q, B> & { caller: Caller | null }) => boolean | Promise<boolean>;
+  /**
+   * Count distinct members (for example wallets) instead of requests: a member already counted in
+   * the window passes again without using the limit, however many requests it sends at once.
+   */
+  member?: (input: RequestInput<P, Q, B> & { caller: Caller | null }) => string;
+  /** Give the hit back when the handler fails, so refused attempts do not use up the limit (not for member counts). */
+  refundOnError?: boolean;
+}
+
+/** A success answer with a status (one of the declared ones) and headers. */
+export class Reply<T = unknown> {
+  constructor(
+    readonly status: number,
+    readonly body: T,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export function reply<T>(status: number, body: T, headers: Record<string, string> = {}): Reply<T> {
+  return new Reply(status, body, headers);
+}
+
+/** Declares a text/event-stream answer; the handler then returns a Response whose body streams. */
+export interface EventStreamResponse {
+  kind: 'event-stream';
+  description: string;
+}
+
+export interface EndpointDef<P = undefined, Q = undefined, B = undefined, A extends AuthSpec = AuthSpec, R = unknown> {
   method: HttpMethod;
   /** OpenAPI-style path, for example /api/v1/agents/{id}. */
   path: string;
@@ -33,22 +73,32 @@ export interface EndpointDef<P = undefined, Q = undefined, B = undefined, A exte
   description?: string;
   tags: string[];
   auth: A;
-  /** Every scope listed is required (403 naming the first one missing). */
-  scopes?: readonly string[];
+  /**
+   * Every entry is required (403 naming the first one missing); an entry that is a list is met by
+   * any one of its scopes (for example agents.register or agents.write to create an agent).
+   */
+  scopes?: readonly (Scope | readonly Scope[])[];
+  /**
+   * Required when auth accepts 'signature': the exact text (before the timestamp) that the
+   * X-Agent-Message header must carry to authorize this operation and nothing else.
+   */
+  signedAction?: (input: RequestInput<P, Q, B> & { wallet: string }) => string;
   params?: P;
   query?: Q;
   body?: B;
   /** Largest accepted request body in bytes (413 above it). Default 64 KiB. */
   bodyLimit?: number;
-  rateLimit?: RateLimitPolicyName;
-  /** Status of a successful response (default 200). */
-  status?: number;
-  /** The success body's schema, for the OpenAPI document. */
-  response?: ZodType;
-  /** Other documented responses: status to description. */
+  rateLimit?: RateLimitPolicyName | RateLimitRule<P, Q, B>[];
+  /** Accepts an Idempotency-Key header: a repeat returns the first answer and changes nothing. */
+  idempotent?: boolean;
+  /** Success status(es); the first is used when the handler returns a plain body. */
+  status: number | readonly number[];
+  /** The success body's schema (one per resource, from server/schemas/), or an event stream. */
+  response: ZodType<R> | EventStreamResponse;
+  /** Endpoint-specific failures: status to description (the wrapper documents its own). */
   errors?: Record<number, string>;
-  /** Returns the JSON body of the success response, or a complete Response. */
-  handler(input: HandlerInput<P, Q, B, A>): Promise<unknown>;
+  /** Returns the success body, a reply(status, body, headers), or (event streams) a Response. */
+  handler(input: HandlerInput<P, Q, B, A>): Promise<R | Reply<R> | Response>;
 }
 
 /** Declares an endpoint; the identity function exists for type inference. */
@@ -57,9 +107,23 @@ export function endpoint<
   Q extends ZodType | undefined = undefined,
   B extends ZodType | undefined = undefined,
   const A extends AuthSpec = AuthSpec,
->(def: EndpointDef<P, Q, B, A>): EndpointDef<P, Q, B, A> {
+  R = unknown,
+>(def: EndpointDef<P, Q, B, A, R>): EndpointDef<P, Q, B, A, R> {
   return def;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyEndpoint = EndpointDef<any, any, any, any>;
+export type AnyEndpoint = EndpointDef<any, any, any, any, any>;
+
+export function successStatuses(def: AnyEndpoint): number[] {
+  return typeof def.status === 'number' ? [def.status] : [...def.status];
+}
+
+/** server/api/v1/agents.[id].invoke.post.ts for POST /api/v1/agents/{id}/invoke. */
+export function routeFileName(def: Pick<AnyEndpoint, 'method' | 'path'>): string {
+  const match = /^\/api(\/v1)?\/(.+)$/.exec(def.path);
+  if (!match) throw new Error(`not an API path: ${def.path}`);
+  const family = match[1] ? 'v1' : 'a';
+  const name = match[2]!.split('/').map((segment) => segment.replace(/^\{(.+)\}$/, '[$1]'));
+  return `server/api/${family}/${name.join('.')}.${def.method}.ts`;
+}

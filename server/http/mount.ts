@@ -1,13 +1,17 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ZodType } from 'zod';
-import { authenticate } from '../auth/authenticate';
-import { currentRuntime } from '../runtime';
-import { clientIp } from './client-ip';
-import type { AnyEndpoint } from './endpoint';
-import { ApiError, validationError } from './errors';
-import { rateLimitHeaders } from './rate-limit';
+import { authenticate, confirmSignatureClaim, type SignatureClaim } from '../auth/authenticate';
+import type { Caller } from '../core/caller';
+import { ApiError, validationError } from '../core/errors';
+import { rateLimitHeaders, type RateLimitResult } from '../core/rate-limit';
+import type { RateLimitPolicyName } from '../core/rate-limit-policies';
+import { currentRuntime } from '../core/runtime';
+import { clientIp, rateLimitSubjectForIp } from './client-ip';
+import { Reply, successStatuses, type AnyEndpoint, type RateLimitRule, type RequestInput } from './endpoint';
+import { claimIdempotencyKey, readIdempotencyKey, requestHash, settleIdempotencyKey } from './idempotency';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './read-body';
+import { assertSafeInput } from './safe-input';
 
 /** /api/v1/agents/{id} -> /api/v1/agents/:id */
 export function honoPath(path: string): string {
@@ -28,69 +32,214 @@ function queryObject(context: Context): Record<string, string> {
   return out;
 }
 
+const isClaim = (value: Caller | SignatureClaim | null): value is SignatureClaim => value !== null && 'message' in value;
+
+function requireScopes(caller: Caller, scopes: AnyEndpoint['scopes']): void {
+  for (const entry of scopes ?? []) {
+    const anyOf: readonly string[] = typeof entry === 'string' ? [entry] : entry;
+    if (!anyOf.some((scope) => caller.scopes.includes(scope))) {
+      const named = anyOf.join(' or ');
+      throw new ApiError('missing_scope', `Missing scope ${named}`, { required_scope: anyOf[0], accepted_scopes: anyOf });
+    }
+  }
+}
+
+/** The scopes an endpoint asks for, flattened (what a signed message for it grants). */
+const scopeList = (def: AnyEndpoint): string[] =>
+  (def.scopes ?? []).flatMap((entry) => (typeof entry === 'string' ? [entry] : [...entry]));
+
+interface Hit {
+  policy: RateLimitPolicyName;
+  subject: string;
+  member: string | undefined;
+  refundOnError: boolean;
+}
+
+/** Counts the request against every declared limit; 429 (and every hit taken back) past one. */
+async function applyRateLimits(
+  def: AnyEndpoint,
+  input: RequestInput<unknown, unknown, unknown> & { caller: Caller | null },
+  context: Context,
+): Promise<Hit[]> {
+  if (!def.rateLimit) return [];
+  const { limiter } = currentRuntime();
+  const rules: RateLimitRule[] = typeof def.rateLimit === 'string' ? [{ policy: def.rateLimit }] : def.rateLimit;
+  const hits: Hit[] = [];
+  let tightest: RateLimitResult | null = null;
+  try {
+    for (const rule of rules) {
+      if (rule.when && !(await rule.when(input))) continue;
+      const policy = limiter.policy(rule.policy);
+      const subject = rule.key
+        ? `k:${await rule.key(input)}`
+        : policy.key === 'global'
+          ? 'all'
+          : policy.key === 'caller' && input.caller
+            ? `w:${input.caller.wallet}`
+            : `ip:${rateLimitSubjectForIp(input.ip)}`;
+      const member = rule.member?.(input);
+      const result = await limiter.enforce(rule.policy, subject, member);
+      hits.push({ policy: rule.policy, subject, member, refundOnError: !member && (rule.refundOnError ?? false) });
+      if (!tightest || result.remaining < tightest.remaining) tightest = result;
+    }
+  } catch (error) {
+    await Promise.all(hits.map((hit) => limiter.refund(hit.policy, hit.subject, hit.member)));
+    throw error;
+  }
+  if (tightest) for (const [name, value] of Object.entries(rateLimitHeaders(tightest))) context.header(name, value);
+  return hits;
+}
+
+/** The failures the wrapper itself can answer, documented for every endpoint that can meet them. */
+function wrapperErrors(def: AnyEndpoint): Record<number, string> {
+  const errors: Record<number, string> = {};
+  if (def.params || def.query || def.body || def.idempotent) errors[400] = 'Invalid request (details.fields names each field)';
+  if (def.auth !== 'none') errors[401] = 'Missing, invalid or expired authentication';
+  if (def.scopes?.length) errors[403] = `Missing scope (${scopeList(def).join(', ')})`;
+  if (def.idempotent) {
+    errors[409] = 'A request with this Idempotency-Key is still being processed';
+    errors[422] = 'The Idempotency-Key was used for a different request';
+  }
+  if (def.body) errors[413] = 'Request body too large';
+  if (def.rateLimit) errors[429] = 'Rate limit exceeded (Retry-After says when to retry)';
+  errors[500] = 'Internal error (details.request_id)';
+  return errors;
+}
+
+/** Every status an endpoint documents: its success statuses and every failure. */
+export function documentedStatuses(def: AnyEndpoint): number[] {
+  const failures = { ...wrapperErrors(def), ...(def.errors ?? {}) };
+  return [...successStatuses(def), ...Object.keys(failures).map(Number)];
+}
+
+/** Refuses, at start, a declaration the wrapper could not honour. */
+function checkDefinition(def: AnyEndpoint): void {
+  if (Array.isArray(def.auth) && def.auth.includes('signature') && !def.signedAction) {
+    throw new Error(`${def.method.toUpperCase()} ${def.path} accepts signature headers but declares no signedAction`);
+  }
+  if (successStatuses(def).length === 0) throw new Error(`${def.method.toUpperCase()} ${def.path} declares no success status`);
+}
+
 /**
- * Registers one endpoint: authentication, scopes, rate limit, input parsing, then the handler;
- * and its entry in the OpenAPI document.
+ * Registers one endpoint: authentication, scopes, input parsing, signature confirmation,
+ * idempotency, rate limits, then the handler; and its entry in the OpenAPI document.
  */
 export function mountEndpoint(app: OpenAPIHono, def: AnyEndpoint): void {
+  checkDefinition(def);
+  const statuses = successStatuses(def);
   app.on(def.method.toUpperCase(), honoPath(def.path), async (context) => {
-    const { config, limiter } = currentRuntime();
+    const { config } = currentRuntime();
     const request = context.req.raw;
     const ip = clientIp(context, config.TRUST_PROXY);
-    const caller = await authenticate(request, def.auth);
-    for (const scope of def.scopes ?? []) {
-      if (!caller || !caller.scopes.includes(scope)) {
-        throw new ApiError('missing_scope', `Missing scope ${scope}`, { required_scope: scope });
+    const presented = await authenticate(request, def.auth);
+    if (presented && !isClaim(presented)) requireScopes(presented, def.scopes);
+
+    const rawParams = context.req.param() as Record<string, string>;
+    assertSafeInput(rawParams, 'params');
+    const params = parse(def.params, rawParams, 'params');
+    const rawQuery = queryObject(context);
+    assertSafeInput(rawQuery, 'query');
+    const query = parse(def.query, rawQuery, 'query');
+    const rawBody = def.body ? await readJsonBody(request, def.bodyLimit ?? DEFAULT_BODY_LIMIT) : undefined;
+    if (rawBody !== undefined) assertSafeInput(rawBody, 'body');
+    const body = parse(def.body, rawBody ?? {}, 'body');
+    const input = { params, query, body, ip };
+
+    let caller: Caller | null = null;
+    if (isClaim(presented)) {
+      if (!def.signedAction) throw new ApiError('unauthorized', 'This endpoint does not accept signature headers');
+      const action = def.signedAction({ ...input, wallet: presented.wallet });
+      caller = await confirmSignatureClaim(presented, action, scopeList(def));
+    } else {
+      caller = presented;
+    }
+
+    const idempotencyKey = def.idempotent && caller ? readIdempotencyKey(request) : null;
+    if (idempotencyKey && caller) {
+      const claim = await claimIdempotencyKey(caller.wallet, idempotencyKey, requestHash(def.method, context.req.path, rawBody));
+      if (claim.kind === 'replay') {
+        return context.json(claim.body as object, claim.status as 200, { 'Idempotent-Replayed': 'true' });
       }
     }
-    const params = parse(def.params, context.req.param(), 'params');
-    const query = parse(def.query, queryObject(context), 'query');
-    const rawBody = def.body ? await readJsonBody(request, def.bodyLimit ?? DEFAULT_BODY_LIMIT) : undefined;
-    const body = parse(def.body, rawBody ?? {}, 'body');
-    if (def.rateLimit) {
-      const subject = limiter.policy(def.rateLimit).key === 'caller' && caller ? `w:${caller.wallet}` : `ip:${ip}`;
-      const limit = await limiter.enforce(def.rateLimit, subject);
-      for (const [name, value] of Object.entries(rateLimitHeaders(limit))) context.header(name, value);
-    }
-    const result = await def.handler({
-      params,
-      query,
-      body,
-      caller,
-      request,
-      ip,
-      requestId: context.get('requestId' as never) as string,
-      context,
-    });
-    return result instanceof Response ? result : context.json(result as object, (def.status ?? 200) as 200);
-  });
 
+    let hits: Hit[] = [];
+    try {
+      hits = await applyRateLimits(def, { ...input, caller }, context);
+      const result = await def.handler({
+        ...input,
+        caller,
+        request,
+        requestId: context.get('requestId' as never) as string,
+        context,
+      });
+      if (result instanceof Response) return result;
+      const answer = result instanceof Reply ? result : new Reply(statuses[0]!, result);
+      if (!statuses.includes(answer.status)) {
+        throw new Error(`${def.method.toUpperCase()} ${def.path} answered ${answer.status}, which it does not declare`);
+      }
+      if (idempotencyKey && caller) await settleIdempotencyKey(caller.wallet, idempotencyKey, answer.status, answer.body);
+      return answer.status === 204
+        ? context.body(null, 204, answer.headers)
+        : context.json(answer.body as object, answer.status as 200, answer.headers);
+    } catch (error) {
+      const { limiter } = currentRuntime();
+      await Promise.all(hits.filter((hit) => hit.refundOnError).map((hit) => limiter.refund(hit.policy, hit.subject)));
+      if (idempotencyKey && caller) {
+        const failure = error instanceof ApiError ? error : null;
+        await settleIdempotencyKey(caller.wallet, idempotencyKey, failure?.status ?? 500, failure?.toBody() ?? null);
+      }
+      throw error;
+    }
+  });
+  registerDocument(app, def);
+}
+
+const idempotencyHeader = z.object({
+  'Idempotency-Key': z.string().max(255).optional().openapi({
+    description: 'Repeat the same request with the same key to get the first answer again; nothing happens twice (24 h)',
+  }),
+});
+
+function registerDocument(app: OpenAPIHono, def: AnyEndpoint): void {
   const security =
     def.auth === 'none'
       ? undefined
       : (def.auth === 'optional' ? (['bearer', 'api_key', 'signature'] as const) : def.auth).map((mode: string) => ({
-          [mode]: [...(def.scopes ?? [])],
+          [mode]: scopeList(def),
         }));
-  const responses: Record<string, unknown> = {
-    [String(def.status ?? 200)]: {
-      description: 'Success',
-      ...(def.response ? { content: { 'application/json': { schema: def.response } } } : {}),
-    },
-  };
+  const content =
+    'kind' in def.response
+      ? { 'text/event-stream': { schema: { type: 'string', description: def.response.description } } }
+      : { 'application/json': { schema: def.response } };
+  const responses: Record<string, unknown> = {};
+  for (const status of successStatuses(def)) {
+    responses[String(status)] = status === 204 ? { description: 'No content' } : { description: 'Success', content };
+  }
+  const failures: Record<number, string> = { ...wrapperErrors(def) };
   for (const [status, description] of Object.entries(def.errors ?? {})) {
+    const own = failures[Number(status)];
+    failures[Number(status)] = own && Number(status) !== 500 ? `${description}; ${own}` : description;
+  }
+  for (const [status, description] of Object.entries(failures)) {
     responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
+  // The signed text with each request field shown as <name>, for the description.
+  const placeholders = new Proxy({}, { get: (_target, name) => `<${String(name)}>` });
+  const signed = def.signedAction
+    ? `\n\nSignature headers: X-Agent-Message must be exactly \`${def.signedAction({ params: placeholders, query: placeholders, body: placeholders, ip: '', wallet: '<wallet>' } as never)} <unix seconds>\` (within 5 minutes); it authorizes this operation only, once.`
+    : '';
   app.openAPIRegistry.registerPath({
     method: def.method,
     path: def.path,
     summary: def.summary,
-    description: def.description,
+    description: (def.description ?? '') + signed || undefined,
     tags: def.tags,
     security: def.auth === 'optional' ? [...(security ?? []), {}] : security,
     request: {
       params: def.params,
       query: def.query,
       body: def.body ? { content: { 'application/json': { schema: def.body } }, required: true } : undefined,
+      headers: def.idempotent ? idempotencyHeader : undefined,
     },
     responses,
   } as never);

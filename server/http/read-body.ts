@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 

@@ -1,34 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { loadOneAgentMetrics } from '../agents/agent-metrics';
+import { loadOneAgentMetrics } from '../trust/agent-metrics';
 import { findAgent } from '../agents/find-agent';
-import { TtlCache } from '../cache/ttl-cache';
+import { sharedCache } from '../core/shared-state';
 import { holdAccount, walletAccount } from '../credits/accounts';
 import { post } from '../credits/ledger';
-import { microToClaw } from '../credits/money';
-import { database } from '../db';
-import { SqlParams } from '../db/sql-runner';
-import type { Agent } from '../db/generated/client';
+import { microToClaw } from '../core/money';
+import { database } from '../core/db';
+import { SqlParams } from '../core/db/sql-runner';
+import type { Agent } from '../core/db/generated/client';
 import { eventCte, wake, withEvent } from '../events/emit';
-import type { Caller } from '../http/caller';
-import { ApiError } from '../http/errors';
+import type { Caller } from '../core/caller';
+import { ApiError } from '../core/errors';
 import { OutboundError, outboundRequest } from '../net/outbound';
-import { currentRuntime } from '../runtime';
+import { currentRuntime } from '../core/runtime';
 import { recordPartnership } from '../trust/derive-edges';
-import { invalidateTrustViews, onTrustChange } from '../trust/trust-cache';
 
 /** The fixed router identifier sent as X-Service-Via. */
 export const ROUTER_ID = 'vouchsafe-router/1';
 
 // The router's hot path keeps every statement it can off the database: targets are cached for
-// 2 s and callers' trust scores for 30 s, both dropped at once when the agent changes here.
-const targets = new TtlCache<Agent | null>(2_000);
-const callerTrust = new TtlCache<number>(30_000);
-onTrustChange((agentId) => {
-  targets.clear();
-  if (agentId === null) callerTrust.clear();
-  else callerTrust.delete(agentId);
-});
+// 2 s and callers' trust scores for 30 s, both dropped the moment a change commits anywhere.
+const targets = sharedCache<Agent | null>('invoke.targets', { ttlMs: 2_000, dropOn: ['agent'] });
+const callerTrust = sharedCache<number>('invoke.caller-trust', { ttlMs: 30_000, dropOn: ['agent', 'trust'] });
 
 const ajv = new Ajv({ strict: false, allErrors: true });
 const validators = new WeakMap<object, ValidateFunction>();
@@ -86,7 +80,10 @@ function parseBody(body: Buffer, contentType: string | undefined): unknown {
 async function forward(target: Agent & { invokeUrl: string }, caller: Caller, id: string, input: InvokeInput): Promise<Outcome> {
   const { config } = currentRuntime();
   const trust = caller.agentId
-    ? await callerTrust.get(caller.agentId, async () => (await loadOneAgentMetrics({ id: caller.agentId! })).trust.total)
+    ? await callerTrust().get(
+        caller.agentId,
+        async () => (await loadOneAgentMetrics({ id: caller.agentId! }, database().sql)).trust.total,
+      )
     : 0;
   try {
     const response = await outboundRequest(target.invokeUrl, {
@@ -119,7 +116,7 @@ async function forward(target: Agent & { invokeUrl: string }, caller: Caller, id
  * owner on a 2xx answer or refunds the caller in full on an error (502) or timeout (504).
  */
 export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<InvokeResult> {
-  const target = await targets.get(input.target.toLowerCase(), () => findAgent(input.target));
+  const target = await targets().get(input.target.toLowerCase(), () => findAgent(input.target));
   if (!target) throw ApiError.notFound('Agent');
   assertCallable(target);
   if (target.invokeSchema && typeof target.invokeSchema === 'object') validatePayload(target.invokeSchema, input.payload);
@@ -136,17 +133,20 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
      RETURNING id`;
   // The charge and the invocation's record are one statement; a 402 leaves no trace.
   if (fee > 0n) {
-    await post({
-      reason: 'invocation_charge',
-      refType: 'invocation',
-      refId: id,
-      postings: [
-        { account: walletAccount(caller.wallet), amount: -fee },
-        { account: escrow, amount: fee },
-      ],
-      spend: { wallet: caller.wallet, amount: fee, limit: caller.maxSpendPerDay },
-      alongside: (p) => [`invocation AS (${record(p)})`],
-    });
+    await post(
+      {
+        reason: 'invocation_charge',
+        refType: 'invocation',
+        refId: id,
+        postings: [
+          { account: walletAccount(caller.wallet), amount: -fee },
+          { account: escrow, amount: fee },
+        ],
+        spend: { wallet: caller.wallet, amount: fee, limit: caller.maxSpendPerDay },
+        alongside: (p) => [`invocation AS (${record(p)})`],
+      },
+      sql,
+    );
   } else {
     const p = new SqlParams();
     await sql.query(record(p), p.values);
@@ -174,27 +174,27 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   if (fee > 0n) {
     // Pay the owner, or give the caller everything back (and its daily spend).
     const payee = walletAccount(outcome.status === 'success' ? target.ownerWallet : caller.wallet);
-    await post({
-      reason: outcome.status === 'success' ? 'invocation_payment' : 'invocation_refund',
-      refType: 'invocation',
-      refId: id,
-      postings: [
-        { account: escrow, amount: -fee },
-        { account: payee, amount: fee },
-      ],
-      unspend: outcome.status === 'success' ? undefined : { wallet: caller.wallet, amount: fee, day: chargedAt },
-      alongside: (p) => [`invocation AS (${finish(p)})`, eventCte(p, 'invocation_event', 'agent.invoked', event, 'invocation')],
-    });
+    await post(
+      {
+        reason: outcome.status === 'success' ? 'invocation_payment' : 'invocation_refund',
+        refType: 'invocation',
+        refId: id,
+        postings: [
+          { account: escrow, amount: -fee },
+          { account: payee, amount: fee },
+        ],
+        unspend: outcome.status === 'success' ? undefined : { wallet: caller.wallet, amount: fee, day: chargedAt },
+        alongside: (p) => [`invocation AS (${finish(p)})`, eventCte(p, 'invocation_event', 'agent.invoked', event, 'invocation')],
+      },
+      sql,
+    );
     wake('agent.invoked');
   } else {
     const p = new SqlParams();
     await withEvent(sql, p, finish(p), 'agent.invoked', event);
   }
   // A successful call is a partnership edge in the connection graph.
-  if (outcome.status === 'success' && caller.agentId && (await recordPartnership(caller.agentId, target.id))) {
-    invalidateTrustViews(target.id);
-    invalidateTrustViews(caller.agentId);
-  }
+  if (outcome.status === 'success' && caller.agentId) await recordPartnership(caller.agentId, target.id, sql);
 
   if (outcome.status === 'timeout') {
     throw new ApiError('upstream_timeout', 'The target agent did not answer in time; the fee was refunded', {

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../test/harness';
 import { clawBalance, fund } from '../../test/money';
 import { holdAccount, walletAccount } from '../credits/accounts';
 import { transfer } from '../credits/ledger';
-import { db } from '../db';
+import { database, db } from '../core/db';
 import { settleStaleInvocations } from './settle-stale-invocations';
 
 let app: TestApp;
@@ -16,11 +16,17 @@ afterAll(() => app.close());
 /** An invocation charged into escrow by a router that then stopped. */
 async function strandedInvocation(caller: string, target: string, fee: bigint, ageMs: number) {
   const id = randomUUID();
-  await transfer(walletAccount(caller), holdAccount('invocation', id), fee, {
-    reason: 'invocation_charge',
-    refType: 'invocation',
-    refId: id,
-  });
+  await transfer(
+    walletAccount(caller),
+    holdAccount('invocation', id),
+    fee,
+    {
+      reason: 'invocation_charge',
+      refType: 'invocation',
+      refId: id,
+    },
+    database().sql,
+  );
   await db().invocation.create({
     data: {
       id,
@@ -56,7 +62,13 @@ describe('settleStaleInvocations', () => {
     const owner = '0x' + 'f'.repeat(40);
     await fund(caller, 2);
     const id = await strandedInvocation(caller, owner, 2_000_000n, 120_000);
-    await transfer(holdAccount('invocation', id), walletAccount(owner), 2_000_000n, { reason: 'invocation_payment' });
+    await transfer(
+      holdAccount('invocation', id),
+      walletAccount(owner),
+      2_000_000n,
+      { reason: 'invocation_payment' },
+      database().sql,
+    );
     await settleStaleInvocations(60_000);
     expect(await clawBalance(caller)).toBe(0);
     expect(await clawBalance(owner)).toBe(2);

@@ -1,7 +1,7 @@
 import { holdAccount, walletAccount } from '../credits/accounts';
 import { balanceOf, InsufficientCreditsError, post } from '../credits/ledger';
-import { db } from '../db';
-import { log } from '../log';
+import { database, db } from '../core/db';
+import { log } from '../core/log';
 
 /**
  * Refunds invocations left pending by a process that stopped between charging and settling.
@@ -15,19 +15,22 @@ export async function settleStaleInvocations(olderThanMs: number): Promise<numbe
   });
   for (const invocation of stale) {
     const escrow = holdAccount('invocation', invocation.id);
-    const held = await balanceOf(escrow);
+    const held = await balanceOf(escrow, database().sql);
     if (held > 0n) {
       try {
-        await post({
-          reason: 'invocation_refund',
-          refType: 'invocation',
-          refId: invocation.id,
-          postings: [
-            { account: escrow, amount: -held },
-            { account: walletAccount(invocation.callerWallet), amount: held },
-          ],
-          unspend: { wallet: invocation.callerWallet, amount: held, day: invocation.createdAt },
-        });
+        await post(
+          {
+            reason: 'invocation_refund',
+            refType: 'invocation',
+            refId: invocation.id,
+            postings: [
+              { account: escrow, amount: -held },
+              { account: walletAccount(invocation.callerWallet), amount: held },
+            ],
+            unspend: { wallet: invocation.callerWallet, amount: held, day: invocation.createdAt },
+          },
+          database().sql,
+        );
       } catch (error) {
         // Settled concurrently: nothing left to give back.
         if (!(error instanceof InsufficientCreditsError)) throw error;

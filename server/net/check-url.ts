@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { isBlockedAddress, isLocalHostname } from './address-policy';
 
 export interface UrlPolicy {

@@ -1,4 +1,4 @@
-import { database } from '../db';
+import { database } from '../core/db';
 
 /** GET /api/stats: live platform counters, counted from the tables themselves. */
 export async function platformStats() {

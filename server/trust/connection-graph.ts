@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
-import { loadAgentMetrics } from '../agents/agent-metrics';
-import { database, db } from '../db';
-import { ApiError } from '../http/errors';
+import { loadAgentMetrics } from './agent-metrics';
+import { database, db } from '../core/db';
+import { ApiError } from '../core/errors';
 import { propagatedTrust } from './propagated-trust';
 import { topTrustedAgentIds } from './trust-counts';
 
@@ -79,7 +79,10 @@ export async function connectionGraph(input: { wallet?: Address; depth: number }
   }
   const [agents, metrics, propagated] = await Promise.all([
     db().agent.findMany({ where: { id: { in: ids } } }),
-    loadAgentMetrics(ids.map((id) => ({ id }))),
+    loadAgentMetrics(
+      ids.map((id) => ({ id })),
+      database().sql,
+    ),
     propagatedTrust(),
   ]);
   const nodes = agents

@@ -1,5 +1,5 @@
-import { database } from '../db';
-import type { Queryable } from '../db/sql-runner';
+import { sharedState } from '../core/shared-state';
+import type { Queryable } from '../core/db/sql-runner';
 
 // The one place that derives the connection graph. An edge points from the agent that acted
 // (endorser, attester, caller) to the agent it acted on; a wallet acts through its oldest agent.
@@ -12,7 +12,7 @@ const ACTOR_AGENT = (wallet: string) =>
   `(SELECT id FROM agents WHERE owner_wallet = ${wallet} ORDER BY created_at ASC, id ASC LIMIT 1)`;
 
 /** Recomputes every edge that points at `subjectAgentId`. Run it after any change to its sources. */
-export async function deriveEdgesInto(subjectAgentId: string, runner: Queryable = database().sql): Promise<void> {
+export async function deriveEdgesInto(subjectAgentId: string, runner: Queryable): Promise<void> {
   await runner.query(
     `WITH trust AS (
        SELECT source, sum(amount) AS strength FROM (
@@ -43,7 +43,7 @@ export async function deriveEdgesInto(subjectAgentId: string, runner: Queryable 
 }
 
 // Pairs whose partnership edge is already at full strength: nothing left to record for them.
-const saturated = new Set<string>();
+const saturatedPairs = sharedState('trust.saturated-partnerships', () => new Set<string>());
 const SATURATED_MAX = 100_000;
 
 /**
@@ -51,12 +51,9 @@ const SATURATED_MAX = 100_000;
  * would compute from the invocations table, without recounting them on the hot path.
  * Returns true when the edge is new (the two agents' connection counts changed).
  */
-export async function recordPartnership(
-  callerAgentId: string,
-  targetAgentId: string,
-  runner: Queryable = database().sql,
-): Promise<boolean> {
+export async function recordPartnership(callerAgentId: string, targetAgentId: string, runner: Queryable): Promise<boolean> {
   if (callerAgentId === targetAgentId) return false;
+  const saturated = saturatedPairs();
   const key = `${callerAgentId}|${targetAgentId}`;
   if (saturated.has(key)) return false;
   const [row] = await runner.query<{ strength: number; inserted: boolean }>(

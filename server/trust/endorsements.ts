@@ -1,13 +1,12 @@
 import type { Address } from 'viem';
 import { requireAgent } from '../agents/find-agent';
-import { loadOneAgentMetrics } from '../agents/agent-metrics';
-import { verifySignedMessage } from '../auth/verify-signed-message';
-import { db } from '../db';
-import type { Endorsement } from '../db/generated/client';
-import { isUniqueViolation } from '../db/errors';
-import { ApiError } from '../http/errors';
+import { loadOneAgentMetrics } from './agent-metrics';
+import { verifySignedMessage } from '../signatures/verify-signed-message';
+import { database, db } from '../core/db';
+import type { Endorsement } from '../core/db/generated/client';
+import { isUniqueViolation } from '../core/db/errors';
+import { ApiError } from '../core/errors';
 import { deriveEdgesInto } from './derive-edges';
-import { invalidateTrustViews } from './trust-cache';
 import { TRUST_RULES } from './trust-score';
 
 export const ATTESTATION_TYPES = ['verified', 'trusted', 'skill_verified', 'security_audited'] as const;
@@ -93,7 +92,7 @@ export async function endorseAgent(input: EndorseInput) {
     input.signature,
     signedActions(input.ref, agent.id, input.attestationType),
   );
-  const before = await loadOneAgentMetrics(agent);
+  const before = await loadOneAgentMetrics(agent, database().sql);
   let endorsement: Endorsement;
   try {
     endorsement = await db().endorsement.create({
@@ -110,9 +109,8 @@ export async function endorseAgent(input: EndorseInput) {
     if (isUniqueViolation(error)) throw duplicate();
     throw error;
   }
-  await deriveEdgesInto(agent.id);
-  invalidateTrustViews(agent.id);
-  const after = await loadOneAgentMetrics(agent);
+  await deriveEdgesInto(agent.id, database().sql);
+  const after = await loadOneAgentMetrics(agent, database().sql);
   return {
     endorsement: endorsementView(endorsement),
     trust_impact: {
@@ -148,9 +146,8 @@ export async function revokeEndorsement(input: {
     endorsement.status === 'revoked'
       ? endorsement
       : await db().endorsement.update({ where: { id: endorsement.id }, data: { status: 'revoked', revokedAt: new Date() } });
-  await deriveEdgesInto(agent.id);
-  invalidateTrustViews(agent.id);
-  const metrics = await loadOneAgentMetrics(agent);
+  await deriveEdgesInto(agent.id, database().sql);
+  const metrics = await loadOneAgentMetrics(agent, database().sql);
   return {
     revoked: true,
     attestation_id: revoked.id,

@@ -1,6 +1,5 @@
-import { TtlCache } from '../cache/ttl-cache';
-import { database } from '../db';
-import { onTrustChange } from './trust-cache';
+import { sharedCache } from '../core/shared-state';
+import { database } from '../core/db';
 import { trustSeeds } from './trust-counts';
 
 // Beyond the spec: a Sybil-resistant score beside the spec's additive one. Personalised PageRank
@@ -12,8 +11,7 @@ import { trustSeeds } from './trust-counts';
 
 const DAMPING = 0.85;
 const ITERATIONS = 40;
-const scores = new TtlCache<Map<string, number>>(60_000, 1);
-onTrustChange(() => scores.clear());
+const scores = sharedCache<Map<string, number>>('trust.propagated', { ttlMs: 60_000, maxEntries: 1, dropOn: ['agent', 'trust'] });
 
 const VERIFIED_SEED_WEIGHT = 3;
 
@@ -80,5 +78,5 @@ async function computeScores(): Promise<Map<string, number>> {
 
 /** The propagated trust (0-100) of every agent. */
 export function propagatedTrust(): Promise<Map<string, number>> {
-  return scores.get('all', computeScores);
+  return scores().get('all', computeScores);
 }

@@ -1,6 +1,6 @@
-import { database } from '../db';
-import type { Queryable } from '../db/sql-runner';
-import { currentRuntime } from '../runtime';
+import { database } from '../core/db';
+import type { Queryable } from '../core/db/sql-runner';
+import { currentRuntime } from '../core/runtime';
 import { TIER_POINTS, TRUST_RULES, type TrustInputs } from './trust-score';
 
 // The raw counts behind the trust score, computed from the source tables on every read, so a
@@ -52,7 +52,7 @@ function adminWallets(): string[] {
 }
 
 /** Trust counts for a set of agents. */
-export async function loadTrustCounts(ids: string[], runner: Queryable = database().sql): Promise<Map<string, TrustCounts>> {
+export async function loadTrustCounts(ids: string[], runner: Queryable): Promise<Map<string, TrustCounts>> {
   if (ids.length === 0) return new Map();
   const rows = await runner.query<CountRow>(`SELECT a.id, ${COUNT_COLUMNS} FROM agents a WHERE a.id = ANY($2::uuid[])`, [
     adminWallets(),

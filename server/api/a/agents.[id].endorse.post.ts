@@ -1,0 +1,35 @@
+// POST /api/agents/{id}/endorse - endorse an agent, signed by the endorser's wallet
+import { endpoint } from '../../http/endpoint';
+import { agentRef } from '../../schemas/common';
+import { endorseBody, endorseResult } from '../../schemas/trust';
+import { endorseAgent } from '../../trust/endorsements';
+
+export default endpoint({
+  method: 'post',
+  path: '/api/agents/{id}/endorse',
+  summary: 'Endorse an agent',
+  description: 'The endorser signs `Endorse agent <id> as <attestation_type> <unix seconds>` (EIP-191), within 5 minutes, once.',
+  tags: ['Trust'],
+  auth: 'none',
+  rateLimit: 'write',
+  params: agentRef,
+  body: endorseBody,
+  status: 201,
+  response: endorseResult,
+  errors: {
+    401: 'Bad, stale or reused signature',
+    403: 'The endorser has no registered agent',
+    404: 'Unknown agent',
+    409: 'Already endorsed with this type',
+  },
+  handler: ({ params, body }) =>
+    endorseAgent({
+      ref: params.id,
+      endorserWallet: body.endorser_wallet,
+      attestationType: body.attestation_type,
+      evidenceUrl: body.evidence_url,
+      stakeAmount: body.stake_amount,
+      message: body.message,
+      signature: body.signature,
+    }),
+});

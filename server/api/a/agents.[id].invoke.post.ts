@@ -1,0 +1,51 @@
+// POST /api/agents/{id}/invoke - invoke an agent as a proven caller wallet (family A)
+import { ApiError } from '../../core/errors';
+import { microToClaw } from '../../core/money';
+import { endpoint } from '../../http/endpoint';
+import { invokeAgent } from '../../invoke/invoke-agent';
+import { agentRef } from '../../schemas/common';
+import { invocationA, invokeABody } from '../../schemas/invocation';
+
+export default endpoint({
+  method: 'post',
+  path: '/api/agents/{id}/invoke',
+  summary: 'Invoke an agent as caller_wallet (the caller must prove it owns that wallet)',
+  tags: ['Invocation'],
+  auth: ['bearer', 'signature'],
+  scopes: ['agents.invoke'],
+  signedAction: ({ params }) => `Invoke agent ${params.id}`,
+  params: agentRef,
+  body: invokeABody,
+  bodyLimit: 1024 * 1024,
+  status: 200,
+  response: invocationA,
+  errors: {
+    402: 'Insufficient CLAW credits or daily limit reached',
+    403: 'caller_wallet is not the authenticated wallet',
+    404: 'Unknown agent',
+    422: 'Target paused, not callable or without invoke_url',
+    502: 'Target error (refunded)',
+    504: 'Target timeout (refunded)',
+  },
+  async handler({ caller, params, body }) {
+    // Nobody can bill someone else's wallet.
+    if (body.caller_wallet !== caller.wallet) {
+      throw new ApiError('forbidden', 'caller_wallet must be the wallet that authenticated this request');
+    }
+    const result = await invokeAgent(caller, {
+      target: params.id,
+      payload: body.payload,
+      timeoutMs: body.timeout_ms,
+      family: 'a',
+    });
+    return {
+      ok: true as const,
+      status: result.httpStatus,
+      invocation_id: result.invocationId,
+      target_agent: { id: result.target.id, name: result.target.name, handle: result.target.handle },
+      fee_claw: microToClaw(result.fee),
+      duration_ms: result.durationMs,
+      response: result.response,
+    };
+  },
+});

@@ -1,0 +1,31 @@
+// GET /api/agents - list and search agents (family A)
+import { presentAgentsA } from '../../directory/agent-views';
+import { listAgents } from '../../directory/list-agents';
+import { endpoint } from '../../http/endpoint';
+import { agentListA, listAgentsAQuery } from '../../schemas/agent';
+
+export default endpoint({
+  method: 'get',
+  path: '/api/agents',
+  summary: 'List agents',
+  tags: ['Agents'],
+  auth: 'none',
+  query: listAgentsAQuery,
+  status: 200,
+  response: agentListA,
+  async handler({ query }) {
+    const { agents, total } = await listAgents({
+      search: query.search,
+      tier: query.tier,
+      minTrustScore: query.min_trust_score,
+      limit: query.limit,
+      offset: query.offset,
+    });
+    return {
+      agents: await presentAgentsA(agents, { withMetrics: query.with_metrics }),
+      total,
+      offset: query.offset,
+      limit: query.limit,
+    };
+  },
+});

@@ -1,0 +1,21 @@
+// GET /api/graph/connections - the connection graph around a wallet, or its most trusted part
+import { z } from '@hono/zod-openapi';
+import { endpoint } from '../../http/endpoint';
+import { queryInt, walletAddress } from '../../schemas/common';
+import { graph } from '../../schemas/trust';
+import { connectionGraph } from '../../trust/connection-graph';
+
+export default endpoint({
+  method: 'get',
+  path: '/api/graph/connections',
+  summary: 'Connection graph',
+  description:
+    'Without wallet: the most trusted agents and the edges among them. Bounded: `truncated` says when nodes or edges were cut.',
+  tags: ['Trust'],
+  auth: 'none',
+  query: z.object({ wallet: walletAddress.optional(), depth: queryInt(1, 4, 2) }),
+  status: 200,
+  response: graph,
+  errors: { 404: 'No agent for this wallet' },
+  handler: ({ query }) => connectionGraph({ wallet: query.wallet, depth: query.depth }),
+});

@@ -1,0 +1,26 @@
+// POST /api/register-agent - register an agent identity signed by its wallet
+import { registerAgent } from '../../agents/register-agent';
+import { presentAgentsA } from '../../directory/agent-views';
+import { endpoint } from '../../http/endpoint';
+import { agentA, registerAgentBody } from '../../schemas/agent';
+
+export default endpoint({
+  method: 'post',
+  path: '/api/register-agent',
+  summary: 'Register an agent',
+  description: 'The wallet signs `Register agent <agentName> <unix seconds>` (EIP-191); the timestamp must be within 5 minutes.',
+  tags: ['Agents'],
+  auth: 'none',
+  rateLimit: 'write',
+  body: registerAgentBody,
+  status: 201,
+  response: agentA,
+  errors: {
+    401: 'Bad, stale or reused signature',
+    409: 'Handle taken, or the wallet already has an agent',
+  },
+  async handler({ body }) {
+    const agent = await registerAgent({ ...body, avatarUrl: body.avatar_url });
+    return (await presentAgentsA([agent]))[0]!;
+  },
+});

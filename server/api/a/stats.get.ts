@@ -1,0 +1,15 @@
+// GET /api/stats - live platform counters
+import { endpoint } from '../../http/endpoint';
+import { platformStats as platformStatsSchema } from '../../schemas/stats';
+import { platformStats } from '../../stats/platform-stats';
+
+export default endpoint({
+  method: 'get',
+  path: '/api/stats',
+  summary: 'Platform statistics',
+  tags: ['Platform'],
+  auth: 'none',
+  status: 200,
+  response: platformStatsSchema,
+  handler: () => platformStats(),
+});

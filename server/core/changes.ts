@@ -1,0 +1,55 @@
+// Change notices. Database triggers (migration `change_notices`) publish one after every commit
+// that touches what a cache depends on: `NOTIFY vs_<schema>, '{"kind": ..., "id": ...}'`. Every
+// instance on the database hears it, and the instance that made the change hears it before its
+// own statement returns, so a cache subscribed here is never stale after a write anywhere.
+//   agent:      a row of agents was created, changed or deleted (id: the agent)
+//   credential: a token or API key was revoked (id: the credential)
+//   trust:      an endorsement, attestation or connection changed (id: the subject agent)
+//   event:      an event was appended to the log (id: its name); a wake-up only
+export const CHANGE_KINDS = ['agent', 'credential', 'trust', 'event'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+export interface ChangeNotice {
+  kind: ChangeKind;
+  id: string | null;
+}
+
+type Listener = (notice: ChangeNotice) => void;
+
+/** The channel an instance listens on: one per database schema, so test schemas stay apart. */
+export function changeChannel(schema: string): string {
+  return `vs_${schema}`.toLowerCase();
+}
+
+/** Parses a notice sent by the triggers; null for anything else. */
+export function parseChangeNotice(payload: string | undefined): ChangeNotice | null {
+  if (!payload) return null;
+  try {
+    const value = JSON.parse(payload) as { kind?: unknown; id?: unknown };
+    if (!CHANGE_KINDS.includes(value.kind as ChangeKind)) return null;
+    return { kind: value.kind as ChangeKind, id: typeof value.id === 'string' ? value.id : null };
+  } catch {
+    return null;
+  }
+}
+
+export class ChangeBus {
+  private readonly listeners = new Map<ChangeKind, Set<Listener>>();
+
+  /** Calls `listener` for every notice of `kind`; returns a function that unsubscribes. */
+  on(kind: ChangeKind, listener: Listener): () => void {
+    let set = this.listeners.get(kind);
+    if (!set) this.listeners.set(kind, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  publish(notice: ChangeNotice): void {
+    for (const listener of this.listeners.get(notice.kind) ?? []) listener(notice);
+  }
+
+  /** Everything may have changed (a lost database connection): every listener of every kind runs. */
+  publishAll(): void {
+    for (const kind of CHANGE_KINDS) this.publish({ kind, id: null });
+  }
+}

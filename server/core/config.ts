@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { getAddress, isAddress } from 'viem';
+import { z } from 'zod';
+import { RATE_LIMIT_POLICIES } from './rate-limit-policies';
+
+// Every environment variable the service reads, validated in one place (ARCHITECTURE.md, Configuration).
+
+const address = z
+  .string()
+  .refine((v) => isAddress(v, { strict: false }), 'must be a 0x-prefixed 20-byte address')
+  .transform((v) => getAddress(v.toLowerCase()));
+const addressList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(address));
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const int = (min: number, max: number) =>
+  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a ${protocols.join(' or ')} URL`,
+  );
+
+const schema = z.object({
+  PORT: int(0, 65535).default(3000),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: url(['postgresql:', 'postgres:']).optional(),
+  REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  CHAIN_RPC_URL: url(['http:', 'https:', 'ws:', 'wss:']).optional(),
+  CHAIN_ID: int(1, 2 ** 32).default(8453),
+  PLATFORM_TOKEN_ADDRESS: address.optional(),
+  TREASURY_ADDRESS: address.optional(),
+  ACCEPTED_DEPOSIT_TOKENS: addressList.optional(),
+  WETH_ADDRESS: address.optional(),
+  UNISWAP_V2_FACTORY: address.optional(),
+  UNISWAP_V2_ROUTER: address.optional(),
+  UNISWAP_V3_FACTORY: address.optional(),
+  UNISWAP_V3_QUOTER: address.optional(),
+  SWAP_ROUTER_ALLOWLIST: addressList.optional(),
+  LIQUIDITY_LOCKERS: addressList.optional(),
+  TRADE_TOKEN_LIST: z.string().min(1).optional(),
+  DEPOSIT_CONFIRMATIONS: int(0, 1000).optional(),
+  SERVICE_NETWORK: z.enum(['mainnet', 'testnet']).default('mainnet'),
+  ALLOW_PRIVATE_URLS: bool.default(false),
+  ADMIN_WALLETS: addressList.default([]),
+  PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
+  INVOKE_TIMEOUT_MS: int(100, 300_000).default(30_000),
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // EIP-191 recovery: the native libsecp256k1 addon when it loads, or viem's pure JS (benchmarks).
+  SIGNATURE_BACKEND: z.enum(['native', 'js']).default('native'),
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  CRON_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+});
+
+const RATE_LIMIT_PATTERN = /^(\d+)\/(\d+)(s|m|h|d)$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+export interface RateLimitOverride {
+  limit: number;
+  windowMs: number;
+}
+
+export type Config = Omit<z.output<typeof schema>, 'PUBLIC_BASE_URL' | 'AUTH_SECRET' | 'CRON_SECRET'> & {
+  PUBLIC_BASE_URL: string;
+  AUTH_SECRET: string;
+  CRON_SECRET: string;
+  /** RATE_LIMIT_<NAME>=<count>/<window>, keyed by the lowercase policy name. */
+  rateLimits: Record<string, RateLimitOverride>;
+};
+
+export class ConfigError extends Error {}
+
+/** Parses `RATE_LIMIT_<NAME>` values such as `3/24h`; null when malformed. */
+export function parseRateLimit(value: string): RateLimitOverride | null {
+  const match = RATE_LIMIT_PATTERN.exec(value.trim());
+  if (!match) return null;
+  const limit = Number(match[1]);
+  const windowMs = Number(match[2]) * UNIT_MS[match[3] as keyof typeof UNIT_MS];
+  if (limit < 1 || windowMs < 1000) return null;
+  return { limit, windowMs };
+}
+
+/**
+ * Reads and validates the environment. Throws ConfigError with a one-line message naming the
+ * variable. Generates AUTH_SECRET and CRON_SECRET once into DATA_DIR when they are unset.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  // An empty variable counts as unset, as in most deployment tools.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`invalid configuration: ${String(issue.path[0])} ${issue.message}`);
+  }
+  const rateLimits: Record<string, RateLimitOverride> = {};
+  for (const [key, value] of Object.entries(present)) {
+    if (!key.startsWith('RATE_LIMIT_')) continue;
+    const parsedLimit = parseRateLimit(value!);
+    if (!parsedLimit) throw new ConfigError(`invalid configuration: ${key} must look like <count>/<window>, for example 3/24h`);
+    const name = key.slice('RATE_LIMIT_'.length).toLowerCase();
+    if (!(name in RATE_LIMIT_POLICIES)) {
+      const known = Object.keys(RATE_LIMIT_POLICIES).map((policy) => `RATE_LIMIT_${policy.toUpperCase()}`);
+      throw new ConfigError(`invalid configuration: ${key} names no rate-limit policy (known: ${known.join(', ')})`);
+    }
+    rateLimits[name] = parsedLimit;
+  }
+  const values = parsed.data;
+  const dataDir = path.resolve(values.DATA_DIR);
+  const secrets = values.AUTH_SECRET && values.CRON_SECRET ? null : loadGeneratedSecrets(dataDir);
+  return {
+    ...values,
+    DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: (values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
+    AUTH_SECRET: values.AUTH_SECRET ?? secrets!.AUTH_SECRET,
+    CRON_SECRET: values.CRON_SECRET ?? secrets!.CRON_SECRET,
+    rateLimits,
+  };
+}
+
+function loadGeneratedSecrets(dataDir: string): { AUTH_SECRET: string; CRON_SECRET: string } {
+  const file = path.join(dataDir, 'secrets.json');
+  if (existsSync(file)) {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { AUTH_SECRET: string; CRON_SECRET: string };
+    if (stored.AUTH_SECRET && stored.CRON_SECRET) return stored;
+  }
+  const secrets = { AUTH_SECRET: randomBytes(32).toString('hex'), CRON_SECRET: randomBytes(32).toString('hex') };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}

@@ -1,0 +1,38 @@
+import type { Prisma } from './db/generated/client';
+import { prismaRunner, type Queryable } from './db/sql-runner';
+import type { Database } from './db/open';
+
+// The process-wide database, set once at start (server, tests). Services read it through db().
+// Kept on globalThis: under `npm start` the Next.js bundle holds a second copy of this module,
+// and both copies must share one database.
+const slot = globalThis as typeof globalThis & { __vouchsafeDatabase?: Database | null };
+
+export function useDatabase(database: Database | null): void {
+  slot.__vouchsafeDatabase = database;
+}
+
+export function database(): Database {
+  const current = slot.__vouchsafeDatabase;
+  if (!current) throw new Error('database not initialised; call useDatabase() at start');
+  return current;
+}
+
+/** The Prisma client of the process-wide database. */
+export function db() {
+  return database().prisma;
+}
+
+/** A transaction's two handles: Prisma's client and raw SQL on the same connection. */
+export interface Tx {
+  prisma: Prisma.TransactionClient;
+  sql: Queryable;
+}
+
+/**
+ * Runs `fn` in one database transaction. Inside it, use only `tx` (on PGlite the transaction holds
+ * the only connection: db() or database().sql there would wait for ever).
+ */
+export function withTransaction<T>(fn: (tx: Tx) => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
+  const timeout = options.timeoutMs ?? 15_000;
+  return db().$transaction((prisma) => fn({ prisma, sql: prismaRunner(prisma) }), { timeout, maxWait: timeout });
+}

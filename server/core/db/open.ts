@@ -1,0 +1,185 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { changeChannel } from '../changes';
+import type { Config } from '../config';
+import { log } from '../log';
+import { PrismaClient } from './generated/client';
+import { deployMigrations } from './migrations';
+import { pgliteRunner, poolRunner, type SqlRunner } from './sql-runner';
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  prisma: PrismaClient;
+  /** Raw SQL on the same database, for migrations and atomic hot-path statements. */
+  sql: SqlRunner;
+  /** The schema the tables live in (`public` unless DATABASE_URL names one). */
+  schema: string;
+  /**
+   * Delivers every change notice sent on this schema's channel (server/core/changes.ts); `null`
+   * means notices may have been lost (a dropped listener connection). Returns an unsubscribe.
+   */
+  onNotice(listener: (payload: string | null) => void): () => void;
+  close(): Promise<void>;
+}
+
+function noticeHub() {
+  const listeners = new Set<(payload: string | null) => void>();
+  return {
+    deliver: (payload: string | null) => listeners.forEach((listener) => listener(payload)),
+    subscribe(listener: (payload: string | null) => void) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+}
+
+export interface OpenOptions {
+  /** Apply pending migrations before returning (the server does this at start). */
+  migrate?: boolean;
+  /** An already-open PGlite instance (tests clone one from a migrated template). */
+  pglite?: PGlite;
+}
+
+/** Splits `?schema=name` off a PostgreSQL URL: node-postgres would send it to the server as a setting. */
+export function parsePostgresUrl(databaseUrl: string): { connectionString: string; schema: string } {
+  const url = new URL(databaseUrl);
+  const schema = url.searchParams.get('schema') ?? 'public';
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new Error('DATABASE_URL schema must be a plain identifier');
+  url.searchParams.delete('schema');
+  return { connectionString: url.toString(), schema };
+}
+
+export async function openDatabase(
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>,
+  options: OpenOptions = {},
+): Promise<Database> {
+  const database = config.DATABASE_URL
+    ? await openPostgres(config.DATABASE_URL)
+    : await openPglite(options.pglite ?? (await createPglite(config.DATA_DIR)));
+  if (options.migrate ?? true) {
+    try {
+      await deployMigrations(database.sql);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  }
+  return database;
+}
+
+async function createPglite(dataDir: string): Promise<PGlite> {
+  const dir = path.join(dataDir, 'pglite');
+  mkdirSync(dir, { recursive: true });
+  return PGlite.create(dir);
+}
+
+async function openPglite(pglite: PGlite): Promise<Database> {
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const hub = noticeHub();
+  // One connection: a notice is delivered before the statement that caused it returns.
+  const unlisten = await pglite.listen(changeChannel('public'), hub.deliver);
+  return {
+    kind: 'pglite',
+    prisma,
+    sql: pgliteRunner(pglite),
+    schema: 'public',
+    onNotice: hub.subscribe,
+    async close() {
+      await prisma.$disconnect();
+      if (!pglite.closed) {
+        await unlisten();
+        await pglite.close();
+      }
+    },
+  };
+}
+
+async function openPostgres(databaseUrl: string): Promise<Database> {
+  const { connectionString, schema } = parsePostgresUrl(databaseUrl);
+  const channel = changeChannel(schema);
+  const hub = noticeHub();
+  const onNotification = (message: pg.Notification) => {
+    if (message.channel === channel) hub.deliver(message.payload ?? null);
+  };
+  // Every pooled connection listens too: Postgres hands a session its own notices before the
+  // statement that sent them returns, so this instance never reads a cache its own write made stale.
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    options: `-c search_path="${schema}"`,
+    onConnect: async (client) => {
+      client.on('notification', onNotification);
+      await client.query(`LISTEN ${channel}`);
+    },
+  });
+  // An idle client dropped by the server must not crash the process.
+  pool.on('error', () => {});
+  await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  const listener = await persistentListener(connectionString, channel, onNotification, () => hub.deliver(null));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
+  return {
+    kind: 'postgres',
+    prisma,
+    sql: poolRunner(pool),
+    schema,
+    onNotice: hub.subscribe,
+    async close() {
+      await listener.close();
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * One connection that always listens, even when the pool has closed its idle clients, so notices
+ * from other instances always arrive. It reconnects after a failure and then reports `lost`
+ * (notices sent meanwhile are gone, so every cache must be dropped).
+ */
+async function persistentListener(
+  connectionString: string,
+  channel: string,
+  onNotification: (message: pg.Notification) => void,
+  lost: () => void,
+): Promise<{ close(): Promise<void> }> {
+  let closed = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  const reconnect = () => {
+    retry = setTimeout(() => void connect().then(lost, reconnect), 1000);
+    retry.unref();
+  };
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString });
+    next.on('notification', onNotification);
+    next.on('error', (error) => {
+      log.warn({ err: error.message }, 'change listener lost its connection; reconnecting');
+      void next.end().catch(() => {});
+      if (!closed && client === next) {
+        client = null;
+        reconnect();
+      }
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${channel}`);
+    } catch (error) {
+      await next.end().catch(() => {});
+      throw error;
+    }
+    if (closed) return void (await next.end());
+    client = next;
+  };
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      await client?.end().catch(() => {});
+    },
+  };
+}

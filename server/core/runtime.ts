@@ -1,0 +1,96 @@
+import { Redis } from 'ioredis';
+import { ChangeBus, parseChangeNotice } from './changes';
+import { loadConfig, type Config } from './config';
+import { useDatabase } from './db';
+import { openDatabase, type Database } from './db/open';
+import { log } from './log';
+import { RateLimiter, redisCounterStore, sqlCounterStore } from './rate-limit';
+
+/**
+ * Everything a running instance holds: configuration, database, rate limiter, optional Redis, the
+ * change bus, and every cache or other in-memory state (by name, see shared-state.ts).
+ */
+export interface Runtime {
+  config: Config;
+  database: Database;
+  limiter: RateLimiter;
+  redis: Redis | null;
+  changes: ChangeBus;
+  state: Map<string, unknown>;
+  /** Runs `fn` when the runtime closes (timers, connections, child processes). */
+  onClose(fn: () => unknown): void;
+  close(): Promise<void>;
+}
+
+// Kept on globalThis: under `npm start` the Next.js bundle holds a second copy of every server
+// module, and both copies must share one runtime (database, caches, listeners).
+const slot = globalThis as typeof globalThis & {
+  __vouchsafeRuntime?: { current: Runtime | null; starting: Promise<Runtime> | null };
+};
+const state = (slot.__vouchsafeRuntime ??= { current: null, starting: null });
+
+export interface StartOptions {
+  env?: Record<string, string | undefined>;
+  /** Use this database instead of opening one from the configuration (tests). */
+  database?: Database;
+}
+
+export async function startRuntime(options: StartOptions = {}): Promise<Runtime> {
+  const config = loadConfig(options.env ?? process.env);
+  log.level = config.LOG_LEVEL;
+  const database = options.database ?? (await openDatabase(config));
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+  redis?.on('error', (error) => log.warn({ err: error.message }, 'redis error'));
+  const limiter = new RateLimiter(redis ? redisCounterStore(redis) : sqlCounterStore(database.sql), config.rateLimits);
+  const changes = new ChangeBus();
+  const stopNotices = database.onNotice((payload) => {
+    if (payload === null) return changes.publishAll();
+    const notice = parseChangeNotice(payload);
+    if (notice) changes.publish(notice);
+  });
+  useDatabase(database);
+  const closers: (() => unknown)[] = [];
+  const runtime: Runtime = {
+    config,
+    database,
+    limiter,
+    redis,
+    changes,
+    state: new Map(),
+    onClose: (fn) => void closers.push(fn),
+    async close() {
+      if (state.current === runtime) {
+        state.current = null;
+        state.starting = null;
+        useDatabase(null);
+      }
+      for (const fn of closers.reverse()) await fn();
+      stopNotices();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+  state.current = runtime;
+  return runtime;
+}
+
+/** The running instance, started on first use (the Next.js catch-all route starts it lazily). */
+export function runtime(): Promise<Runtime> {
+  if (state.current) return Promise.resolve(state.current);
+  state.starting ??= startRuntime().catch((error) => {
+    state.starting = null;
+    throw error;
+  });
+  return state.starting;
+}
+
+/** The running instance, or null before one started (code that also runs outside a server). */
+export function runningRuntime(): Runtime | null {
+  return state.current;
+}
+
+/** The running instance; only valid after startRuntime()/runtime() resolved. */
+export function currentRuntime(): Runtime {
+  if (!state.current) throw new Error('runtime not started');
+  return state.current;
+}

@@ -1,0 +1,33 @@
+import type { ChangeKind } from './changes';
+import { currentRuntime } from './runtime';
+import { TtlCache } from './ttl-cache';
+
+// Caches and other in-memory state live on the runtime, never in module scope: both copies of
+// the server code (server.ts and the Next.js bundle) then share them, a test's fresh runtime
+// starts empty, and change notices reach every cache from one place.
+
+/** Per-instance state created on first use and kept on the running runtime. */
+export function sharedState<T>(name: string, create: () => T): () => T {
+  return () => {
+    const { state } = currentRuntime();
+    if (!state.has(name)) state.set(name, create());
+    return state.get(name) as T;
+  };
+}
+
+export interface SharedCacheOptions {
+  ttlMs: number;
+  maxEntries?: number;
+  /** Change notices that empty the cache (server/core/changes.ts). */
+  dropOn: readonly ChangeKind[];
+}
+
+/** A TtlCache on the runtime, emptied whenever a change of one of `dropOn` commits anywhere. */
+export function sharedCache<V>(name: string, options: SharedCacheOptions): () => TtlCache<V> {
+  return sharedState(name, () => {
+    const cache = new TtlCache<V>(options.ttlMs, options.maxEntries);
+    const { changes } = currentRuntime();
+    for (const kind of options.dropOn) changes.on(kind, () => cache.clear());
+    return cache;
+  });
+}
