@@ -15,6 +15,12 @@ import aListApiKeysGet from './a/list-api-keys.get';
 import aMintApiKeyPost from './a/mint-api-key.post';
 import aRegisterAgentPost from './a/register-agent.post';
 import aRevokeApiKeyPost from './a/revoke-api-key.post';
+import aSkillsExamplesGet from './a/skills.examples.get';
+import aSkillsGet from './a/skills.get';
+import aSkillsPost from './a/skills.post';
+import aSkillsIdInstallDelete from './a/skills.[id].install.delete';
+import aSkillsIdInstallGet from './a/skills.[id].install.get';
+import aSkillsIdInstallPost from './a/skills.[id].install.post';
 import aStatsGet from './a/stats.get';
 import aUpdateProfilePost from './a/update-profile.post';
 import v1AgentsBootstrapPost from './v1/agents.bootstrap.post';
@@ -32,6 +38,9 @@ import v1AuthVerifyPost from './v1/auth.verify.post';
 import v1CreditsDepositGet from './v1/credits.deposit.get';
 import v1CreditsGet from './v1/credits.get';
 import v1HealthGet from './v1/health.get';
+import v1SkillsGet from './v1/skills.get';
+import v1SkillsPost from './v1/skills.post';
+import v1SkillsIdDelete from './v1/skills.[id].delete';
 
 export const ROUTES: AnyEndpoint[] = [
   aAgentGet,
@@ -48,6 +57,12 @@ export const ROUTES: AnyEndpoint[] = [
   aMintApiKeyPost,
   aRegisterAgentPost,
   aRevokeApiKeyPost,
+  aSkillsExamplesGet,
+  aSkillsGet,
+  aSkillsPost,
+  aSkillsIdInstallDelete,
+  aSkillsIdInstallGet,
+  aSkillsIdInstallPost,
   aStatsGet,
   aUpdateProfilePost,
   v1AgentsBootstrapPost,
@@ -65,4 +80,7 @@ export const ROUTES: AnyEndpoint[] = [
   v1CreditsDepositGet,
   v1CreditsGet,
   v1HealthGet,
+  v1SkillsGet,
+  v1SkillsPost,
+  v1SkillsIdDelete,
 ];

@@ -17,7 +17,7 @@ const profiles = sharedCache<Profile>('directory.public-profiles', {
 
 async function buildProfile(ref: string) {
   const agent = await requireAgent(ref);
-  const [metrics, endorsements, attestations, propagated] = await Promise.all([
+  const [metrics, endorsements, attestations, propagated, skills] = await Promise.all([
     loadOneAgentMetrics(agent, database().sql),
     db().endorsement.findMany({
       where: { subjectAgentId: agent.id, status: 'active' },
@@ -26,6 +26,12 @@ async function buildProfile(ref: string) {
     }),
     db().attestation.findMany({ where: { subjectAgentId: agent.id }, orderBy: { createdAt: 'desc' }, take: 100 }),
     propagatedTrust(),
+    db().skill.findMany({
+      where: { authorAgentId: agent.id, status: 'active', removedAt: null },
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+      take: 100,
+      select: { name: true, category: true, pricingType: true },
+    }),
   ]);
   return {
     agent: {
@@ -46,8 +52,8 @@ async function buildProfile(ref: string) {
         created_at: a.createdAt.toISOString(),
       })),
     ].sort((a, b) => b.created_at.localeCompare(a.created_at)),
-    // Published skills arrive with the skills marketplace.
-    skills: [] as { name: string; category: string; pricing_type: string }[],
+    // Published active skills (the skills trigger drops this cache when one appears or goes).
+    skills: skills.map((skill) => ({ name: skill.name, category: skill.category, pricing_type: skill.pricingType })),
   };
 }
 
