@@ -30,6 +30,12 @@ import v1AgentsPost from './v1/agents.post';
 import v1AgentsIdAttestPost from './v1/agents.[id].attest.post';
 import v1AgentsIdGet from './v1/agents.[id].get';
 import v1AgentsIdInvokePost from './v1/agents.[id].invoke.post';
+import v1AgentsIdMemoryDelete from './v1/agents.[id].memory.delete';
+import v1AgentsIdMemoryGet from './v1/agents.[id].memory.get';
+import v1AgentsIdMemoryPost from './v1/agents.[id].memory.post';
+import v1AgentsIdMemoryKeyDelete from './v1/agents.[id].memory.[key].delete';
+import v1AgentsIdMemoryKeyGet from './v1/agents.[id].memory.[key].get';
+import v1AgentsIdMemoryKeyPut from './v1/agents.[id].memory.[key].put';
 import v1AgentsIdPatch from './v1/agents.[id].patch';
 import v1AuthChallengePost from './v1/auth.challenge.post';
 import v1AuthRevokePost from './v1/auth.revoke.post';
@@ -72,6 +78,12 @@ export const ROUTES: AnyEndpoint[] = [
   v1AgentsIdAttestPost,
   v1AgentsIdGet,
   v1AgentsIdInvokePost,
+  v1AgentsIdMemoryDelete,
+  v1AgentsIdMemoryGet,
+  v1AgentsIdMemoryPost,
+  v1AgentsIdMemoryKeyDelete,
+  v1AgentsIdMemoryKeyGet,
+  v1AgentsIdMemoryKeyPut,
   v1AgentsIdPatch,
   v1AuthChallengePost,
   v1AuthRevokePost,

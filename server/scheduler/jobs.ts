@@ -1,3 +1,4 @@
+import { chargeMemoryStorage } from '../memory/memory';
 import { settleStaleInvocations } from '../invoke/settle-stale-invocations';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
@@ -15,6 +16,12 @@ export const JOBS: Job[] = [
     everyMs: 60_000,
     // Well past the router's own limit, so a call still in flight is never touched.
     run: (runtime) => settleStaleInvocations(runtime.config.INVOKE_TIMEOUT_MS + 60_000),
+  },
+  {
+    // Once per UTC day per agent (ledger idempotency key), however often it runs; hourly purges expired keys.
+    id: 'memory-storage-charges',
+    everyMs: 60 * 60_000,
+    run: () => chargeMemoryStorage(),
   },
 ];
 
