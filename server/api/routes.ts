@@ -44,6 +44,8 @@ import v1AuthVerifyPost from './v1/auth.verify.post';
 import v1CreditsDepositGet from './v1/credits.deposit.get';
 import v1CreditsGet from './v1/credits.get';
 import v1HealthGet from './v1/health.get';
+import v1McpGet from './v1/mcp.get';
+import v1McpPost from './v1/mcp.post';
 import v1SkillsGet from './v1/skills.get';
 import v1SkillsPost from './v1/skills.post';
 import v1SkillsIdDelete from './v1/skills.[id].delete';
@@ -92,6 +94,8 @@ export const ROUTES: AnyEndpoint[] = [
   v1CreditsDepositGet,
   v1CreditsGet,
   v1HealthGet,
+  v1McpGet,
+  v1McpPost,
   v1SkillsGet,
   v1SkillsPost,
   v1SkillsIdDelete,

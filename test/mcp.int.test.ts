@@ -1,0 +1,219 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './harness';
+import { clawBalance, fund } from './money';
+import { startTarget } from './targets';
+import { newWallet, signIn } from './wallets';
+
+let app: TestApp;
+let baseUrl: string;
+let target: Awaited<ReturnType<typeof startTarget>>;
+let owner: { token: string; agentId: string; address: string };
+let callable: string;
+
+const TOOL_NAMES = [
+  'list_agents',
+  'invoke_agent',
+  'get_trade_quote',
+  'check_claw_balance',
+  'post_job',
+  'list_jobs',
+  'get_smart_money_alerts',
+  'list_skills',
+  'stream_events',
+];
+
+async function session(scopes?: string[]) {
+  const account = newWallet();
+  const signed = await signIn(app, account, { scopes });
+  const created = await app.post('/api/v1/agents', { agent_name: 'MCP user' }, { token: signed.token });
+  return { token: signed.token, apiKey: signed.api_key, agentId: created.body.agent_id as string, address: account.address };
+}
+
+async function mcpClient(token?: string, headers: Record<string, string> = {}) {
+  const client = new Client({ name: 'vouchsafe-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/api/v1/mcp`), {
+    requestInit: { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+const parseText = (result: any) => JSON.parse(result.content[0].text);
+
+beforeAll(async () => {
+  app = await startTestApp({ INVOKE_TIMEOUT_MS: '3000' });
+  baseUrl = await app.listen();
+  target = await startTarget();
+  owner = await session();
+  const patched = await app.request('PATCH', `/api/v1/agents/${owner.agentId}`, {
+    token: owner.token,
+    body: { is_callable: true, invoke_url: `${target.url}/echo`, price_claw_per_call: 2 },
+  });
+  expect(patched.status).toBe(200);
+  callable = owner.agentId;
+});
+afterAll(async () => {
+  await target.close();
+  await app.close();
+});
+
+describe('GET /api/v1/mcp', () => {
+  it('lists the nine tools with input schemas, version 1.0', async () => {
+    const response = await app.get('/api/v1/mcp');
+    expect(response.status).toBe(200);
+    expect(response.body.version).toBe('1.0');
+    expect(response.body.tools.map((t: any) => t.name)).toEqual(TOOL_NAMES);
+    const listAgents = response.body.tools.find((t: any) => t.name === 'list_agents');
+    expect(listAgents.input_schema.properties.limit).toMatchObject({ maximum: 50, default: 20 });
+    expect(listAgents.input_schema.properties.min_trust_score).toMatchObject({ minimum: 0, maximum: 280 });
+    const invoke = response.body.tools.find((t: any) => t.name === 'invoke_agent');
+    expect(invoke.input_schema.required).toEqual(['agent_id', 'payload']);
+    expect(invoke).toMatchObject({ auth: 'bearer', scopes: ['agents.invoke'] });
+  });
+});
+
+describe('POST /api/v1/mcp {tool, input}', () => {
+  it('runs public tools without a token', async () => {
+    const agents = await app.post('/api/v1/mcp', { tool: 'list_agents', input: { q: 'MCP', limit: 5 } });
+    expect(agents.status).toBe(200);
+    expect(agents.body.tool).toBe('list_agents');
+    expect(agents.body.result.agents.length).toBeGreaterThan(0);
+    const skills = await app.post('/api/v1/mcp', { tool: 'list_skills', input: {} });
+    expect(skills.body.result).toMatchObject({ skills: [], total: 0 });
+    const stream = await app.post('/api/v1/mcp', { tool: 'stream_events', input: { events: ['skill.published'] } });
+    expect(stream.body.result.stream_url).toContain('/api/v1/stream?events=skill.published');
+    expect((await app.post('/api/v1/mcp', { tool: 'stream_events', input: { events: ['nope'] } })).status).toBe(400);
+  });
+
+  it('needs a bearer for private tools (401) and their scopes (403); an API key works as a token does', async () => {
+    expect((await app.post('/api/v1/mcp', { tool: 'check_claw_balance', input: {} })).status).toBe(401);
+    expect((await app.post('/api/v1/mcp', { tool: 'invoke_agent', input: { agent_id: callable, payload: {} } })).status).toBe(
+      401,
+    );
+    const me = await session();
+    await fund(me.address, 7);
+    const balance = await app.post('/api/v1/mcp', { tool: 'check_claw_balance', input: {} }, { token: me.token });
+    expect(balance.status).toBe(200);
+    expect(balance.body.result.balance_claw).toBe(7);
+    const viaKey = await app.post('/api/v1/mcp', { tool: 'check_claw_balance' }, { headers: { 'x-api-key': me.apiKey! } });
+    expect(viaKey.status).toBe(200);
+    expect(viaKey.body.result.balance_claw).toBe(7);
+    const limited = await session(['agents.read', 'agents.register']);
+    const refused = await app.post(
+      '/api/v1/mcp',
+      { tool: 'invoke_agent', input: { agent_id: callable, payload: {} } },
+      { token: limited.token },
+    );
+    expect(refused.status).toBe(403);
+    expect((await app.post('/api/v1/mcp', { tool: 'check_claw_balance' }, { token: limited.token })).status).toBe(403);
+  });
+
+  it('invokes through the router (charging the price), and validates input (400) and tool names (404)', async () => {
+    const me = await session();
+    await fund(me.address, 3);
+    const invoked = await app.post(
+      '/api/v1/mcp',
+      { tool: 'invoke_agent', input: { agent_id: callable, payload: { q: 1 } } },
+      { token: me.token },
+    );
+    expect(invoked.status).toBe(200);
+    expect(invoked.body.result).toMatchObject({ status: 'success', fee_claw: 2, response: { echo: { q: 1 } } });
+    expect(await clawBalance(me.address)).toBe(1);
+    const poor = await app.post(
+      '/api/v1/mcp',
+      { tool: 'invoke_agent', input: { agent_id: callable, payload: {} } },
+      { token: me.token },
+    );
+    expect(poor.status).toBe(402);
+    expect((await app.post('/api/v1/mcp', { tool: 'invoke_agent', input: { payload: {} } }, { token: me.token })).status).toBe(
+      400,
+    );
+    expect((await app.post('/api/v1/mcp', { tool: 'list_agents', input: { limit: 51 } })).status).toBe(400);
+    expect((await app.post('/api/v1/mcp', { tool: 'list_agents', input: { extra: 1 } })).status).toBe(400);
+    expect((await app.post('/api/v1/mcp', { tool: 'nope', input: {} })).status).toBe(404);
+    expect((await app.post('/api/v1/mcp', { input: {} })).status).toBe(400);
+  });
+
+  it('answers 503 for the tools whose services this deployment does not have yet', async () => {
+    const me = await session();
+    for (const [tool, input] of [
+      ['get_trade_quote', { token_in: 'ETH', token_out: '0x4200000000000000000000000000000000000006', amount_in: '1' }],
+      ['post_job', { title: 'Do it', description: 'Now' }],
+      ['list_jobs', {}],
+      ['get_smart_money_alerts', {}],
+    ] as const) {
+      const response = await app.post('/api/v1/mcp', { tool, input }, { token: me.token });
+      expect(response.status, tool).toBe(503);
+      expect(response.body.code).toBe('service_unavailable');
+    }
+  });
+});
+
+describe('Model Context Protocol over streamable HTTP (SDK client)', () => {
+  it('lists the same nine tools with their schemas', async () => {
+    const client = await mcpClient();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
+    const listAgents = tools.find((t) => t.name === 'list_agents')!;
+    expect((listAgents.inputSchema.properties as any).limit).toMatchObject({ maximum: 50 });
+    await client.close();
+  });
+
+  it('calls every tool: public ones anonymously, private ones with the bearer, refusals as tool errors', async () => {
+    const anonymous = await mcpClient();
+    const agents = await anonymous.callTool({ name: 'list_agents', arguments: { limit: 3 } });
+    expect(agents.isError).toBeFalsy();
+    expect((agents.structuredContent as any).agents.length).toBeGreaterThan(0);
+    const skills = await anonymous.callTool({ name: 'list_skills', arguments: { q: 'none' } });
+    expect(skills.structuredContent).toMatchObject({ skills: [], total: 0 });
+    const stream = await anonymous.callTool({ name: 'stream_events', arguments: {} });
+    expect((stream.structuredContent as any).stream_url).toMatch(/\/api\/v1\/stream$/);
+    const denied = await anonymous.callTool({ name: 'check_claw_balance', arguments: {} });
+    expect(denied.isError).toBe(true);
+    expect(parseText(denied)).toMatchObject({ code: 'unauthorized', status: 401 });
+    const jobs = await anonymous.callTool({ name: 'list_jobs', arguments: {} });
+    expect(parseText(jobs)).toMatchObject({ code: 'service_unavailable', status: 503 });
+    const invalid = await anonymous.callTool({ name: 'list_agents', arguments: { limit: 500 } });
+    expect(invalid.isError).toBe(true);
+    await anonymous.close();
+
+    const me = await session();
+    await fund(me.address, 5);
+    const client = await mcpClient(me.token);
+    const balance = await client.callTool({ name: 'check_claw_balance', arguments: {} });
+    expect((balance.structuredContent as any).balance_claw).toBe(5);
+    const invoked = await client.callTool({ name: 'invoke_agent', arguments: { agent_id: callable, payload: { via: 'mcp' } } });
+    expect(invoked.isError).toBeFalsy();
+    expect(invoked.structuredContent).toMatchObject({ status: 'success', fee_claw: 2, response: { echo: { via: 'mcp' } } });
+    expect(await clawBalance(me.address)).toBe(3);
+    for (const [name, args] of [
+      ['get_trade_quote', { token_in: 'ETH', token_out: 'USDC', amount_in: '1' }],
+      ['post_job', { title: 'Job', description: 'Desc' }],
+      ['get_smart_money_alerts', {}],
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, name).toBe(true);
+      expect(parseText(result).status).toBe(503);
+    }
+    await client.close();
+
+    const limited = await session(['agents.read', 'agents.register']);
+    const limitedClient = await mcpClient(limited.token);
+    const refused = await limitedClient.callTool({ name: 'invoke_agent', arguments: { agent_id: callable, payload: {} } });
+    expect(parseText(refused)).toMatchObject({ code: 'missing_scope', status: 403 });
+    await limitedClient.close();
+  });
+
+  it('accepts an API key and refuses a bad token with 401 over HTTP', async () => {
+    const me = await session();
+    const client = await mcpClient(undefined, { 'x-api-key': me.apiKey! });
+    const balance = await client.callTool({ name: 'check_claw_balance', arguments: {} });
+    expect((balance.structuredContent as any).balance_claw).toBe(0);
+    await client.close();
+    await expect(mcpClient('vst_not_a_real_token')).rejects.toThrow();
+    const sse = await fetch(`${baseUrl}/api/v1/mcp`, { headers: { accept: 'text/event-stream' } });
+    expect(sse.status).toBe(405);
+  });
+});
