@@ -46,6 +46,12 @@ import v1CreditsGet from './v1/credits.get';
 import v1HealthGet from './v1/health.get';
 import v1McpGet from './v1/mcp.get';
 import v1McpPost from './v1/mcp.post';
+import v1PipelinesGet from './v1/pipelines.get';
+import v1PipelinesPost from './v1/pipelines.post';
+import v1PipelinesIdDelete from './v1/pipelines.[id].delete';
+import v1PipelinesIdGet from './v1/pipelines.[id].get';
+import v1PipelinesIdPatch from './v1/pipelines.[id].patch';
+import v1PipelinesIdRunPost from './v1/pipelines.[id].run.post';
 import v1SkillsGet from './v1/skills.get';
 import v1SkillsPost from './v1/skills.post';
 import v1SkillsIdDelete from './v1/skills.[id].delete';
@@ -96,6 +102,12 @@ export const ROUTES: AnyEndpoint[] = [
   v1HealthGet,
   v1McpGet,
   v1McpPost,
+  v1PipelinesGet,
+  v1PipelinesPost,
+  v1PipelinesIdDelete,
+  v1PipelinesIdGet,
+  v1PipelinesIdPatch,
+  v1PipelinesIdRunPost,
   v1SkillsGet,
   v1SkillsPost,
   v1SkillsIdDelete,

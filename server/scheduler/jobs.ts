@@ -1,4 +1,5 @@
 import { chargeMemoryStorage } from '../memory/memory';
+import { runDueCronPipelines, runEventPipelines } from '../pipelines/triggers';
 import { settleStaleInvocations } from '../invoke/settle-stale-invocations';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
@@ -22,6 +23,17 @@ export const JOBS: Job[] = [
     id: 'memory-storage-charges',
     everyMs: 60 * 60_000,
     run: () => chargeMemoryStorage(),
+  },
+  {
+    // Cron pipelines fire within 15 s of their minute; each tick is claimed once across instances.
+    id: 'pipeline-cron',
+    everyMs: 15_000,
+    run: () => runDueCronPipelines(),
+  },
+  {
+    id: 'pipeline-events',
+    everyMs: 5_000,
+    run: () => runEventPipelines(),
   },
 ];
 

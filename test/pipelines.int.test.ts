@@ -1,0 +1,275 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDueCronPipelines, runEventPipelines } from '../server/pipelines/triggers';
+import { applyMapping, MappingError } from '../server/pipelines/mapping';
+import { startTestApp, type TestApp } from './harness';
+import { clawBalance, fund } from './money';
+import { startTarget } from './targets';
+import { newWallet, signIn } from './wallets';
+
+let app: TestApp;
+let target: Awaited<ReturnType<typeof startTarget>>;
+beforeAll(async () => {
+  app = await startTestApp({ INVOKE_TIMEOUT_MS: '3000' });
+  target = await startTarget();
+});
+afterAll(async () => {
+  await target.close();
+  await app.close();
+});
+
+async function user(claw = 0, scopes?: string[]) {
+  const account = newWallet();
+  const session = await signIn(app, account, { scopes });
+  const created = await app.post('/api/v1/agents', { agent_name: 'Pipeline user' }, { token: session.token });
+  if (claw > 0) await fund(account.address, claw);
+  return { address: account.address, token: session.token, agentId: created.body.agent_id as string };
+}
+
+async function agentAt(path: string, price = 0) {
+  const owner = await user();
+  const patched = await app.request('PATCH', `/api/v1/agents/${owner.agentId}`, {
+    token: owner.token,
+    body: { is_callable: true, invoke_url: `${target.url}${path}`, price_claw_per_call: price },
+  });
+  expect(patched.status).toBe(200);
+  return { id: owner.agentId, owner };
+}
+
+const step = (id: string, agentId: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name: `Step ${id}`,
+  agent_id: agentId,
+  output_key: id,
+  ...extra,
+});
+
+describe('pipelines', () => {
+  it('creates for 500 CLAW, runs three steps passing outputs along, and charges each step', async () => {
+    const a = await agentAt('/echo?a', 1);
+    const b = await agentAt('/echo?b', 2);
+    const c = await agentAt('/echo?c', 0);
+    const me = await user(510);
+    const created = await app.post(
+      '/api/v1/pipelines',
+      {
+        name: 'Three steps',
+        trigger_type: 'manual',
+        steps: [
+          step('first', a.id, { input_mapping: { token: '/trigger/token', fixed: 7 } }),
+          step('second', b.id, { input_mapping: { from_first: '/steps/first/echo/token', lit: { $literal: '/not-a-pointer' } } }),
+          step('third', c.id),
+        ],
+      },
+      { token: me.token },
+    );
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: 'active', trigger_type: 'manual', creation_fee_claw: 500 });
+    expect(await clawBalance(me.address)).toBe(10);
+    const run = await app.post(
+      `/api/v1/pipelines/${created.body.pipeline_id}/run`,
+      { payload: { token: 'WETH' } },
+      { token: me.token },
+    );
+    expect(run.status).toBe(200);
+    expect(run.body.status).toBe('succeeded');
+    expect(run.body.steps.map((s: any) => s.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(run.body.steps[0].input).toEqual({ token: 'WETH', fixed: 7 });
+    expect(run.body.steps[1].input).toEqual({ from_first: 'WETH', lit: '/not-a-pointer' });
+    // no mapping: the previous step's output
+    expect(run.body.steps[2].input).toEqual(run.body.steps[1].output);
+    expect(run.body.spent_claw).toBe(3);
+    expect(await clawBalance(me.address)).toBe(7);
+    expect(await clawBalance(a.owner.address)).toBe(1);
+    expect(await clawBalance(b.owner.address)).toBe(2);
+    const detail = await app.get(`/api/v1/pipelines/${created.body.pipeline_id}`, { token: me.token });
+    expect(detail.body.recent_runs).toHaveLength(1);
+    expect(detail.body.recent_runs[0].run_id).toBe(run.body.run_id);
+    const list = await app.get('/api/v1/pipelines', { token: me.token });
+    expect(list.body.pipelines.map((p: any) => p.pipeline_id)).toEqual([created.body.pipeline_id]);
+  });
+
+  it('stops at a failing middle step, refunds it, skips the rest and records every step', async () => {
+    const a = await agentAt('/echo?x', 1);
+    const failing = await agentAt('/fail', 2);
+    const c = await agentAt('/echo?z', 1);
+    const me = await user(505);
+    const created = await app.post(
+      '/api/v1/pipelines',
+      { name: 'Fails', trigger_type: 'manual', steps: [step('one', a.id), step('two', failing.id), step('three', c.id)] },
+      { token: me.token },
+    );
+    const before = target.calls.filter((call) => call.path === '/echo?z').length;
+    const run = await app.post(`/api/v1/pipelines/${created.body.pipeline_id}/run`, { payload: { n: 1 } }, { token: me.token });
+    expect(run.body.status).toBe('failed');
+    expect(run.body.steps.map((s: any) => s.status)).toEqual(['succeeded', 'failed', 'skipped']);
+    expect(run.body.steps[1].error).toContain('502');
+    expect(run.body.error).toContain('step two failed');
+    expect(target.calls.filter((call) => call.path === '/echo?z').length).toBe(before);
+    expect(await clawBalance(me.address)).toBe(4);
+  });
+
+  it('stops before a step the run cannot pay, within max_spend_claw_per_run, and on a mapping that leads nowhere', async () => {
+    const pricey = await agentAt('/echo?p', 5);
+    const me = await user(503);
+    const capped = await app.post(
+      '/api/v1/pipelines',
+      { name: 'Capped', trigger_type: 'manual', max_spend_claw_per_run: 4, steps: [step('s', pricey.id)] },
+      { token: me.token },
+    );
+    const run = await app.post(`/api/v1/pipelines/${capped.body.pipeline_id}/run`, {}, { token: me.token });
+    expect(run.body.status).toBe('failed');
+    expect(run.body.steps[0].error).toContain('max_spend_claw_per_run');
+    await fund(me.address, 500);
+    const poor = await app.post(
+      '/api/v1/pipelines',
+      { name: 'Poor', trigger_type: 'manual', steps: [step('s', pricey.id)] },
+      { token: me.token },
+    );
+    const unpaid = await app.post(`/api/v1/pipelines/${poor.body.pipeline_id}/run`, {}, { token: me.token });
+    expect(unpaid.body.steps[0].error).toContain('402');
+    const free = await agentAt('/echo?m', 0);
+    await fund(me.address, 500);
+    const broken = await app.post(
+      '/api/v1/pipelines',
+      { name: 'Broken', trigger_type: 'manual', steps: [step('s', free.id, { input_mapping: { x: '/trigger/missing' } })] },
+      { token: me.token },
+    );
+    const failed = await app.post(`/api/v1/pipelines/${broken.body.pipeline_id}/run`, { payload: {} }, { token: me.token });
+    expect(failed.body.steps[0].error).toContain('resolves to nothing');
+  });
+
+  it('refuses bad definitions (400), no fee (402), missing scope (403), and another wallet (404)', async () => {
+    const a = await agentAt('/echo?v');
+    const me = await user(499);
+    const valid = { name: 'V', trigger_type: 'manual', steps: [step('s', a.id)] };
+    expect((await app.post('/api/v1/pipelines', valid, { token: me.token })).status).toBe(402);
+    await fund(me.address, 1000);
+    const bad = [
+      { ...valid, steps: [] },
+      { ...valid, steps: Array.from({ length: 11 }, (_, i) => step(`s${i}`, a.id)) },
+      { ...valid, steps: [step('s', a.id), step('s', a.id)] },
+      { ...valid, steps: [step('s', crypto.randomUUID())] },
+      { ...valid, trigger_type: 'cron', cron_expression: 'every minute' },
+      { ...valid, trigger_type: 'cron', cron_expression: '* * * * * *' },
+      { ...valid, trigger_type: 'cron' },
+      { ...valid, trigger_type: 'sse_event', trigger_event: 'agent.invoked' },
+      { ...valid, trigger_type: 'sse_event' },
+      { ...valid, trigger_filter: { a: 1 } },
+      { ...valid, steps: [step('s', a.id, { input_mapping: { big: 'x'.repeat(9000) } })] },
+      { ...valid, trigger_type: 'webhook' },
+    ];
+    for (const body of bad)
+      expect((await app.post('/api/v1/pipelines', body, { token: me.token })).status, JSON.stringify(body).slice(0, 80)).toBe(
+        400,
+      );
+    expect(await clawBalance(me.address)).toBe(1499);
+    const limited = await user(1000, ['agents.read', 'agents.register']);
+    expect((await app.post('/api/v1/pipelines', valid, { token: limited.token })).status).toBe(403);
+    expect((await app.post('/api/v1/pipelines', valid)).status).toBe(401);
+
+    const created = await app.post('/api/v1/pipelines', valid, { token: me.token });
+    const id = created.body.pipeline_id;
+    const other = await user(10);
+    expect((await app.get(`/api/v1/pipelines/${id}`, { token: other.token })).status).toBe(404);
+    expect((await app.post(`/api/v1/pipelines/${id}/run`, {}, { token: other.token })).status).toBe(404);
+    expect(
+      (await app.request('PATCH', `/api/v1/pipelines/${id}`, { token: other.token, body: { status: 'paused' } })).status,
+    ).toBe(404);
+    expect((await app.request('DELETE', `/api/v1/pipelines/${id}`, { token: other.token })).status).toBe(404);
+    expect((await app.get('/api/v1/pipelines', { token: other.token })).body.total).toBe(0);
+    expect((await app.get(`/api/v1/pipelines/${crypto.randomUUID()}`, { token: me.token })).status).toBe(404);
+  });
+
+  it('pauses (runs refused with 409), resumes and deletes', async () => {
+    const a = await agentAt('/echo?pause');
+    const me = await user(500);
+    const created = await app.post(
+      '/api/v1/pipelines',
+      { name: 'P', trigger_type: 'manual', steps: [step('s', a.id)] },
+      { token: me.token },
+    );
+    const id = created.body.pipeline_id;
+    const paused = await app.request('PATCH', `/api/v1/pipelines/${id}`, { token: me.token, body: { status: 'paused' } });
+    expect(paused.body.status).toBe('paused');
+    expect((await app.post(`/api/v1/pipelines/${id}/run`, {}, { token: me.token })).status).toBe(409);
+    await app.request('PATCH', `/api/v1/pipelines/${id}`, { token: me.token, body: { status: 'active' } });
+    expect((await app.post(`/api/v1/pipelines/${id}/run`, {}, { token: me.token })).status).toBe(200);
+    expect((await app.request('DELETE', `/api/v1/pipelines/${id}`, { token: me.token })).body).toEqual({
+      pipeline_id: id,
+      deleted: true,
+    });
+    expect((await app.get(`/api/v1/pipelines/${id}`, { token: me.token })).status).toBe(404);
+    expect((await app.post(`/api/v1/pipelines/${id}/run`, {}, { token: me.token })).status).toBe(404);
+  });
+
+  it('fires a cron pipeline on a test clock, once per tick, not while paused', async () => {
+    const a = await agentAt('/echo?cron', 1);
+    const me = await user(510);
+    const created = await app.post(
+      '/api/v1/pipelines',
+      { name: 'Cron', trigger_type: 'cron', cron_expression: '*/5 * * * *', steps: [step('tick', a.id)] },
+      { token: me.token },
+    );
+    expect(created.status).toBe(201);
+    const next = new Date(created.body.next_run_at);
+    expect(next.getUTCMinutes() % 5).toBe(0);
+    const id = created.body.pipeline_id;
+    expect(await runDueCronPipelines(new Date(next.getTime() - 1000))).toBe(0);
+    expect(await runDueCronPipelines(new Date(next.getTime() + 1000))).toBe(1);
+    expect(await runDueCronPipelines(new Date(next.getTime() + 2000))).toBe(0);
+    const detail = await app.get(`/api/v1/pipelines/${id}`, { token: me.token });
+    expect(detail.body.recent_runs).toHaveLength(1);
+    expect(detail.body.recent_runs[0]).toMatchObject({ trigger: 'cron', status: 'succeeded', spent_claw: 1 });
+    expect(new Date(detail.body.next_run_at).getTime()).toBe(next.getTime() + 5 * 60_000);
+    await app.request('PATCH', `/api/v1/pipelines/${id}`, { token: me.token, body: { status: 'paused' } });
+    expect(await runDueCronPipelines(new Date(next.getTime() + 60 * 60_000))).toBe(0);
+    // the expression may also come in trigger_event
+    await fund(me.address, 500);
+    const viaEvent = await app.post(
+      '/api/v1/pipelines',
+      { name: 'Cron2', trigger_type: 'cron', trigger_event: '0 * * * *', steps: [step('tick', a.id)] },
+      { token: me.token },
+    );
+    expect(viaEvent.body.cron_expression).toBe('0 * * * *');
+  });
+
+  it('runs an sse_event pipeline for each matching event, with the event as payload', async () => {
+    const a = await agentAt('/echo?event');
+    const me = await user(1000);
+    await app.database.sql.query(`UPDATE agents SET tier = 'pro' WHERE id = $1`, [me.agentId]);
+    const created = await app.post(
+      '/api/v1/pipelines',
+      {
+        name: 'On security skills',
+        trigger_type: 'sse_event',
+        trigger_event: 'skill.published',
+        trigger_filter: { category: 'security' },
+        steps: [step('notify', a.id, { input_mapping: { skill: '/trigger/data/name' } })],
+      },
+      { token: me.token },
+    );
+    expect(created.status).toBe(201);
+    await runEventPipelines();
+    const publish = (category: string, name: string) =>
+      app.post('/api/skills', { name, description: 'A skill', category }, { token: me.token });
+    expect((await publish('security', 'Audit helper alpha')).status).toBe(201);
+    expect((await publish('trading', 'Trading helper beta')).status).toBe(201);
+    expect(await runEventPipelines()).toBe(1);
+    expect(await runEventPipelines()).toBe(0);
+    const detail = await app.get(`/api/v1/pipelines/${created.body.pipeline_id}`, { token: me.token });
+    expect(detail.body.recent_runs).toHaveLength(1);
+    expect(detail.body.recent_runs[0].trigger).toBe('sse_event');
+    expect(detail.body.recent_runs[0].steps[0].input).toEqual({ skill: 'Audit helper alpha' });
+  });
+});
+
+describe('input mapping', () => {
+  it('resolves JSON pointers with escapes and refuses prototype tricks', () => {
+    const context = { trigger: { 'a/b': { '~x': [10, 20] } }, steps: {} };
+    expect(applyMapping({ v: '/trigger/a~1b/~0x/1' }, context)).toEqual({ v: 20 });
+    expect(() => applyMapping('/trigger/a~1b/~0x/2', context)).toThrow(MappingError);
+    expect(() => applyMapping('/trigger/constructor', context)).toThrow(MappingError);
+    expect(() => applyMapping('/trigger/__proto__', context)).toThrow(MappingError);
+    expect(applyMapping({ $literal: '/x' }, context)).toBe('/x');
+  });
+});
