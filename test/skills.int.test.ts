@@ -5,8 +5,9 @@ import { newWallet, signedAction, signIn } from './wallets';
 import type { PrivateKeyAccount } from 'viem/accounts';
 
 let app: TestApp;
+const admin = newWallet();
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ ADMIN_WALLETS: admin.address });
 });
 afterAll(async () => {
   await app.close();
@@ -110,6 +111,11 @@ describe('family A skills', () => {
     const theirs = await app.get('/api/skills?status=draft', { token: other.token });
     expect(theirs.body.skills.some((s: any) => s.id === flagged.body.id)).toBe(false);
     expect((await app.get('/api/skills?status=draft')).body.total).toBe(0);
+    const adminSession = await signIn(app, admin);
+    const adminView = await app.get('/api/skills?status=draft&limit=200', { token: adminSession.token });
+    const seen = adminView.body.skills.find((s: any) => s.id === flagged.body.id);
+    expect(seen.review.reasons.join(' ')).toContain('download-and-execute');
+    expect(seen.integration_payload).toEqual({});
     expect((await app.get('/api/skills?category=nope')).status).toBe(400);
     expect((await app.get('/api/skills?limit=201')).status).toBe(400);
     // a draft is not installable and has no install info
@@ -232,6 +238,18 @@ describe('install and uninstall', () => {
       [created.body.id],
     );
     expect(installed.length).toBe(2);
+  });
+
+  it('charges a paid skill once under 8 concurrent installs by the same wallet', async () => {
+    const me = await author('pro');
+    const created = await app.post('/api/skills', uploadA({ pricing_type: 'paid', price_claw: 4 }), { token: me.token });
+    const buyer = newWallet();
+    await fund(buyer.address, 100);
+    const results = await Promise.all(Array.from({ length: 8 }, () => install(created.body.id, buyer)));
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
+    expect(results.filter((r) => r.body.already_installed === false)).toHaveLength(1);
+    expect(await clawBalance(buyer.address)).toBe(96);
+    expect((await app.get(`/api/skills/${created.body.id}/install`)).body.installs).toBe(1);
   });
 
   it('charges a subscription per 30-day period', async () => {

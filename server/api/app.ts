@@ -22,6 +22,9 @@ const CORS_ALLOW_HEADERS = [
   'Idempotency-Key',
   'Last-Event-ID',
   'X-Request-Id',
+  // Model Context Protocol clients (POST /api/v1/mcp)
+  'Mcp-Protocol-Version',
+  'Mcp-Session-Id',
 ].join(', ');
 const CORS_EXPOSE_HEADERS = [
   'X-Request-Id',
@@ -30,6 +33,7 @@ const CORS_EXPOSE_HEADERS = [
   'RateLimit-Remaining',
   'RateLimit-Reset',
   'Location',
+  'Mcp-Session-Id',
 ].join(', ');
 const CORS_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 
