@@ -357,4 +357,21 @@ describe('GET /api/skills/examples', () => {
       expect(JSON.stringify(example.integration_payload)).toContain(app.runtime.config.PUBLIC_BASE_URL);
     }
   });
+
+  it('has trust-lookup and invocation payloads that work against this deployment', async () => {
+    const { examples } = (await app.get('/api/skills/examples')).body;
+    const me = await author('none');
+    const base = app.runtime.config.PUBLIC_BASE_URL;
+    const local = (url: string) => url.replace(base, '').replace('{id}', me.agentId);
+    const trust = examples.find((e: any) => e.name === 'Agent Trust Lookup');
+    for (const endpoint of trust.integration_payload.endpoints.filter((e: any) => e.url.includes('{id}'))) {
+      expect((await app.get(local(endpoint.url))).status, endpoint.url).toBe(200);
+    }
+    const invoke = examples.find((e: any) => e.name === 'Agent Invocation Router');
+    const info = invoke.integration_payload.endpoints.find((e: any) => e.method === 'GET');
+    // the agent is not callable: the documented answer is 404
+    expect((await app.get(local(info.url))).status).toBe(404);
+    const call = invoke.integration_payload.endpoints.find((e: any) => e.method === 'POST');
+    expect((await app.post(local(call.url), {}, { token: me.token })).status).toBe(422);
+  });
 });

@@ -78,9 +78,25 @@ export interface ScanInput {
   existingNames: string[];
 }
 
+/** Every string (keys and values) in a JSON value, unescaped, so patterns see the text as written. */
+function strings(value: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 64) return out;
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const item of value) strings(item, out, depth + 1);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      out.push(key);
+      strings(item, out, depth + 1);
+    }
+  }
+  return out;
+}
+
 /** The reasons a skill must stay in draft; empty when it is clean. */
 export function scanSkill(input: ScanInput): string[] {
-  const texts = [JSON.stringify(input.integrationPayload ?? {}), input.repoUrl ?? '', input.description, input.summary];
+  const parts = strings(input.integrationPayload ?? {});
+  // Each string alone, and all of them joined (a command split across two strings is still seen).
+  const texts = [...parts, parts.join(' '), input.repoUrl ?? '', input.description, input.summary];
   const reasons = new Set<string>();
   for (const rule of RULES) if (texts.some((text) => rule.pattern.test(text))) reasons.add(rule.reason);
   const mine = normalizeName(input.name);
