@@ -62,7 +62,15 @@ export async function emit(
  * A CTE that appends an event when the CTE `guard` returned a row: for statements that must
  * record an event exactly when their change happens. Call wake() once the statement committed.
  */
-export function eventCte(p: SqlParams, cteName: string, name: EventName, data: Record<string, unknown>, guard: string): string {
+export function eventCte(
+  p: SqlParams,
+  cteName: string,
+  name: EventName,
+  data: Record<string, unknown>,
+  guard: string,
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- stored once the delivery layer lands (issue 10), as emit()'s
+  options: EmitOptions = {},
+): string {
   return `${cteName} AS (
     INSERT INTO events (name, data) SELECT ${p.add(name)}, ${p.add(JSON.stringify(data))}::jsonb
     FROM (SELECT 1 FROM ${guard} LIMIT 1) g RETURNING id)`;

@@ -47,7 +47,8 @@ function installCtes(p: SqlParams, skill: Skill, wallet: string, paidUntil: Date
     `skill_counted AS (
       UPDATE skills SET install_count = install_count + 1
       WHERE id = ${p.add(skill.id)}::uuid AND EXISTS (SELECT 1 FROM skill_ins) RETURNING install_count)`,
-    eventCte(p, 'installed_event', 'skill.installed', event, 'skill_counted'),
+    // skill.installed is seen by the skill's author only (spec: "one of your skills was installed").
+    eventCte(p, 'installed_event', 'skill.installed', event, 'skill_counted', { audience: [skill.authorWallet] }),
   ];
 }
 
