@@ -32,6 +32,12 @@ import v1AuthVerifyPost from './v1/auth.verify.post';
 import v1CreditsDepositGet from './v1/credits.deposit.get';
 import v1CreditsGet from './v1/credits.get';
 import v1HealthGet from './v1/health.get';
+import v1JobsGet from './v1/jobs.get';
+import v1JobsPost from './v1/jobs.post';
+import v1JobsIdAcceptPost from './v1/jobs.[id].accept.post';
+import v1JobsIdBidPost from './v1/jobs.[id].bid.post';
+import v1JobsIdGet from './v1/jobs.[id].get';
+import v1JobsIdSubmitPost from './v1/jobs.[id].submit.post';
 
 export const ROUTES: AnyEndpoint[] = [
   aAgentGet,
@@ -65,4 +71,10 @@ export const ROUTES: AnyEndpoint[] = [
   v1CreditsDepositGet,
   v1CreditsGet,
   v1HealthGet,
+  v1JobsGet,
+  v1JobsPost,
+  v1JobsIdAcceptPost,
+  v1JobsIdBidPost,
+  v1JobsIdGet,
+  v1JobsIdSubmitPost,
 ];

@@ -1,4 +1,5 @@
 import { settleStaleInvocations } from '../invoke/settle-stale-invocations';
+import { expireJobs } from '../jobs/expire-jobs';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
 
@@ -15,6 +16,12 @@ export const JOBS: Job[] = [
     everyMs: 60_000,
     // Well past the router's own limit, so a call still in flight is never touched.
     run: (runtime) => settleStaleInvocations(runtime.config.INVOKE_TIMEOUT_MS + 60_000),
+  },
+  {
+    // Unaccepted jobs past expires_at: status expired, bounty back to the poster.
+    id: 'expire-jobs',
+    everyMs: 60_000,
+    run: () => expireJobs(),
   },
 ];
 
