@@ -1,18 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { addressOut, clawAmount, clawOut, queryInt, timestamp, uuid } from './common';
+import { addressOut, clawAmount, clawOut, plainText as text, queryInt, timestamp, uuid } from './common';
 
 // Job bounties and their bids (spec: Jobs; States and transitions).
 
 export const JOB_STATUSES = ['open', 'bid', 'executing', 'completed', 'expired'] as const;
-
-/** Text without control characters other than newlines and tabs. */
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`)
-    .refine((value) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value), 'must not contain control characters');
 
 export const postJobBody = z
   .strictObject({
@@ -20,12 +11,9 @@ export const postJobBody = z
     description: text(5000),
     required_skill: text(100).optional(),
     bounty_claw: clawAmount.refine((micro) => micro > 0n, 'must be more than 0'),
-    expires_at: z.iso
-      .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
-      .optional()
-      .openapi({
-        description: 'When an unaccepted job expires and its bounty returns to the poster; default 7 days, at most 90 days ahead',
-      }),
+    expires_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional().openapi({
+      description: 'When an unaccepted job expires and its bounty returns to the poster; default 7 days, at most 90 days ahead',
+    }),
   })
   .openapi('PostJobRequest');
 
