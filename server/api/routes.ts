@@ -38,6 +38,11 @@ import v1JobsIdAcceptPost from './v1/jobs.[id].accept.post';
 import v1JobsIdBidPost from './v1/jobs.[id].bid.post';
 import v1JobsIdGet from './v1/jobs.[id].get';
 import v1JobsIdSubmitPost from './v1/jobs.[id].submit.post';
+import v1SignalsGet from './v1/signals.get';
+import v1SignalsPost from './v1/signals.post';
+import v1SignalsIdGet from './v1/signals.[id].get';
+import v1SignalsIdResolvePost from './v1/signals.[id].resolve.post';
+import v1SignalsIdStakePost from './v1/signals.[id].stake.post';
 
 export const ROUTES: AnyEndpoint[] = [
   aAgentGet,
@@ -77,4 +82,9 @@ export const ROUTES: AnyEndpoint[] = [
   v1JobsIdBidPost,
   v1JobsIdGet,
   v1JobsIdSubmitPost,
+  v1SignalsGet,
+  v1SignalsPost,
+  v1SignalsIdGet,
+  v1SignalsIdResolvePost,
+  v1SignalsIdStakePost,
 ];

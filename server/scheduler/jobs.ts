@@ -1,5 +1,6 @@
 import { settleStaleInvocations } from '../invoke/settle-stale-invocations';
 import { expireJobs } from '../jobs/expire-jobs';
+import { expireStaleSignals } from '../signals/expire-signals';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
 
@@ -22,6 +23,12 @@ export const JOBS: Job[] = [
     id: 'expire-jobs',
     everyMs: 60_000,
     run: () => expireJobs(),
+  },
+  {
+    // Signals left unresolved for 90 days: expired, every stake refunded.
+    id: 'expire-stale-signals',
+    everyMs: 3_600_000,
+    run: () => expireStaleSignals(),
   },
 ];
 
