@@ -38,6 +38,9 @@ import v1JobsIdAcceptPost from './v1/jobs.[id].accept.post';
 import v1JobsIdBidPost from './v1/jobs.[id].bid.post';
 import v1JobsIdGet from './v1/jobs.[id].get';
 import v1JobsIdSubmitPost from './v1/jobs.[id].submit.post';
+import v1ReferralsGet from './v1/referrals.get';
+import v1ReferralsMeGet from './v1/referrals.me.get';
+import v1ReferralsRegisterPost from './v1/referrals.register.post';
 import v1SignalsGet from './v1/signals.get';
 import v1SignalsPost from './v1/signals.post';
 import v1SignalsIdGet from './v1/signals.[id].get';
@@ -82,6 +85,9 @@ export const ROUTES: AnyEndpoint[] = [
   v1JobsIdBidPost,
   v1JobsIdGet,
   v1JobsIdSubmitPost,
+  v1ReferralsGet,
+  v1ReferralsMeGet,
+  v1ReferralsRegisterPost,
   v1SignalsGet,
   v1SignalsPost,
   v1SignalsIdGet,

@@ -1,6 +1,7 @@
 import { settleStaleInvocations } from '../invoke/settle-stale-invocations';
 import { expireJobs } from '../jobs/expire-jobs';
 import { expireStaleSignals } from '../signals/expire-signals';
+import { payReferrals } from '../referrals/pay-referrals';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
 
@@ -29,6 +30,12 @@ export const JOBS: Job[] = [
     id: 'expire-stale-signals',
     everyMs: 3_600_000,
     run: () => expireStaleSignals(),
+  },
+  {
+    // Referral earnings accrued before this week's Monday 00:00 UTC are paid (weekly, checked hourly).
+    id: 'pay-referrals',
+    everyMs: 3_600_000,
+    run: () => payReferrals(),
   },
 ];
 
