@@ -19,6 +19,7 @@ import aStatsGet from './a/stats.get';
 import aUpdateProfilePost from './a/update-profile.post';
 import v1AgentsBootstrapPost from './v1/agents.bootstrap.post';
 import v1AgentsGet from './v1/agents.get';
+import v1AgentsLeaderboardGet from './v1/agents.leaderboard.get';
 import v1AgentsMeStatsGet from './v1/agents.me.stats.get';
 import v1AgentsPost from './v1/agents.post';
 import v1AgentsIdAttestPost from './v1/agents.[id].attest.post';
@@ -66,6 +67,7 @@ export const ROUTES: AnyEndpoint[] = [
   aUpdateProfilePost,
   v1AgentsBootstrapPost,
   v1AgentsGet,
+  v1AgentsLeaderboardGet,
   v1AgentsMeStatsGet,
   v1AgentsPost,
   v1AgentsIdAttestPost,
