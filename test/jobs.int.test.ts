@@ -379,6 +379,16 @@ describe('GET /api/v1/jobs', () => {
     expect((await app.get(`/api/v1/jobs?q=${tag}&status=bid`)).body.jobs.map((j: any) => j.job_id)).toEqual([a]);
     expect((await app.get(`/api/v1/jobs?q=${tag}&status=open`)).body.jobs.map((j: any) => j.job_id)).toEqual([b]);
     expect((await app.get(`/api/v1/jobs?q=${tag}&status=completed`)).body.jobs).toEqual([]);
+    // the list is cached, and emptied the moment a job or a bid changes
+    const before = (await app.get(`/api/v1/jobs?q=${tag}&status=open`)).body.jobs;
+    expect(before.map((j: any) => [j.job_id, j.bid_count])).toEqual([[b, 0]]);
+    await bidOn(b, bidder, 1);
+    const after = (await app.get(`/api/v1/jobs?q=${tag}&status=open`)).body.jobs;
+    expect(after).toEqual([]);
+    expect((await app.get(`/api/v1/jobs?q=${tag}&status=bid`)).body.jobs.map((j: any) => [j.job_id, j.bid_count])).toEqual([
+      [b, 1],
+      [a, 1],
+    ]);
     expect((await app.get(`/api/v1/jobs?q=${tag}&limit=1`)).body).toMatchObject({ total: 2, limit: 1 });
     expect((await app.get('/api/v1/jobs?limit=51')).status).toBe(400);
     expect((await app.get('/api/v1/jobs?status=done')).status).toBe(400);

@@ -37,7 +37,10 @@ export async function bidOnJob(caller: Caller, jobId: string, input: BidInput) {
       [randomUUID(), jobId, caller.wallet, caller.agentId, input.bid.toString(), input.etaSeconds, input.proposal],
     );
     if (!row) throw new ApiError('conflict', 'You already bid on this job', { job_id: jobId });
-    await tx.sql.query(`UPDATE jobs SET status = 'bid' WHERE id = $1 AND status = 'open'`, [jobId]);
+    await tx.sql.query(
+      `UPDATE jobs SET bid_count = bid_count + 1, status = CASE WHEN status = 'open' THEN 'bid' ELSE status END WHERE id = $1`,
+      [jobId],
+    );
     const view = presentBid(row);
     await emit(
       'job.bid',

@@ -1,4 +1,5 @@
 import { database } from '../core/db';
+import { sharedCache } from '../core/shared-state';
 import { SqlParams } from '../core/db/sql-runner';
 import { JOB_COLUMNS, presentJob, type JobRow } from './job-views';
 
@@ -12,8 +13,27 @@ export interface ListJobsInput {
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+// Pages of the list, emptied on every instance the moment any job or bid changes (a trigger's
+// change notice), so an answer is never stale; the TTL only bounds memory.
+const pages = sharedCache<Awaited<ReturnType<typeof queryJobs>>>('jobs.list', {
+  ttlMs: 30_000,
+  maxEntries: 1_000,
+  dropOn: ['job'],
+});
+
 /** GET /api/v1/jobs: newest first, filtered by status, skill (exact, any case) and words in title or description. */
-export async function listJobs(input: ListJobsInput) {
+export function listJobs(input: ListJobsInput) {
+  const key = JSON.stringify([
+    input.status ?? 'all',
+    input.skill?.trim().toLowerCase() ?? '',
+    input.q?.trim() ?? '',
+    input.limit,
+    input.offset,
+  ]);
+  return pages().get(key, () => queryJobs(input));
+}
+
+export async function queryJobs(input: ListJobsInput) {
   const p = new SqlParams();
   const where: string[] = [];
   if (input.status && input.status !== 'all') where.push(`j.status = ${p.add(input.status)}`);
@@ -26,7 +46,7 @@ export async function listJobs(input: ListJobsInput) {
   const { sql } = database();
   const [rows, [count]] = await Promise.all([
     sql.query<JobRow>(
-      `SELECT ${JOB_COLUMNS}, (SELECT count(*) FROM job_bids b WHERE b.job_id = j.id)::int AS bid_count
+      `SELECT ${JOB_COLUMNS}, j.bid_count
        FROM jobs j ${filter} ORDER BY j.created_at DESC, j.id DESC
        LIMIT ${Math.floor(input.limit)} OFFSET ${Math.floor(input.offset)}`,
       p.values,
