@@ -13,7 +13,7 @@ import { balanceOf, post } from '../server/credits/ledger';
 import { database, withTransaction } from '../server/core/db';
 import { openDatabase, parsePostgresUrl } from '../server/core/db/open';
 import { startRuntime } from '../server/core/runtime';
-import { listJobs } from '../server/jobs/list-jobs';
+import { listJobs, queryJobs } from '../server/jobs/list-jobs';
 import { settleSignal } from '../server/signals/resolve-signal';
 
 export interface MarketResults {
@@ -25,6 +25,8 @@ export interface MarketResults {
   jobs: number;
   listP50Ms: number;
   listP99Ms: number;
+  queryP50Ms: number;
+  queryP99Ms: number;
   listRuns: number;
 }
 
@@ -114,14 +116,20 @@ async function measure(label: MarketResults['database']): Promise<MarketResults>
     { q: 'honeypot', limit: 20, offset: 0 },
     { status: 'open' as const, skill: 'trading', q: 'audit pool', limit: 50, offset: 100 },
   ];
-  for (let i = 0; i < 20; i++) await listJobs(filters[i % filters.length]!);
-  const times: number[] = [];
-  for (let i = 0; i < LIST_RUNS; i++) {
-    const t = performance.now();
-    await listJobs(filters[i % filters.length]!);
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
+  const timeIt = async (fn: (f: (typeof filters)[number]) => Promise<unknown>) => {
+    for (let i = 0; i < 20; i++) await fn(filters[i % filters.length]!);
+    const times: number[] = [];
+    for (let i = 0; i < LIST_RUNS; i++) {
+      const t = performance.now();
+      await fn(filters[i % filters.length]!);
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]! };
+  };
+  // The endpoint's path (pages cached until a job or bid changes) and the database query alone.
+  const listed = await timeIt((f) => listJobs(f));
+  const queried = await timeIt((f) => queryJobs(f));
   return {
     database: label,
     stakes: STAKES,
@@ -129,8 +137,10 @@ async function measure(label: MarketResults['database']): Promise<MarketResults>
     payouts: settled?.payouts.length ?? 0,
     conserved,
     jobs: JOBS,
-    listP50Ms: times[Math.floor(times.length / 2)]!,
-    listP99Ms: times[Math.floor(times.length * 0.99)]!,
+    listP50Ms: listed.p50,
+    listP99Ms: listed.p99,
+    queryP50Ms: queried.p50,
+    queryP99Ms: queried.p99,
     listRuns: LIST_RUNS,
   };
 }
@@ -171,7 +181,7 @@ export function renderMarket(results: MarketResults[]): string {
   const rows = results
     .map(
       (r) =>
-        `| ${r.database} | ${r.stakes.toLocaleString('en-US')} | ${r.resolveMs.toFixed(0)} ms | ${r.payouts.toLocaleString('en-US')} | ${r.conserved ? 'exact' : 'FAILED'} | ${r.jobs.toLocaleString('en-US')} | ${r.listP50Ms.toFixed(2)} ms | ${r.listP99Ms.toFixed(2)} ms |`,
+        `| ${r.database} | ${r.stakes.toLocaleString('en-US')} | ${r.resolveMs.toFixed(0)} ms | ${r.payouts.toLocaleString('en-US')} | ${r.conserved ? 'exact' : 'FAILED'} | ${r.jobs.toLocaleString('en-US')} | ${r.listP50Ms.toFixed(3)} ms | ${r.listP99Ms.toFixed(3)} ms | ${r.queryP50Ms.toFixed(2)} ms | ${r.queryP99Ms.toFixed(2)} ms |`,
     )
     .join('\n');
   const met = results.every((r) => r.conserved && r.listP50Ms < 10);
@@ -182,13 +192,19 @@ each) is resolved \`correct\` by \`settleSignal\` in **one database transaction*
 (one \`UPDATE ... FROM unnest\`) and the ledger postings (escrow out, every payee and the platform fee in, in ledger
 transactions of at most 5,000 postings). Conservation check afterwards: all ledger accounts sum to zero, the escrow is
 empty and the publisher got its stake back. Then 1,000 open jobs are listed through \`listJobs\` with four filter mixes
-(status; status + skill; words; status + skill + words + offset), ${results[0]?.listRuns ?? LIST_RUNS} calls after a warm-up.
+(status; status + skill; words; status + skill + words + offset), ${results[0]?.listRuns ?? LIST_RUNS} calls after a warm-up:
+"list" is the endpoint's path (\`listJobs\`: a page is cached until any job or bid changes, on every instance, through
+the change-notice triggers), "query" the two SQL statements alone (\`queryJobs\`: the page and its total), uncached.
+The machine's load average when the run started: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')} (2 cores).
 
-| database | stakes | resolve (one transaction) | payouts | conservation | open jobs | list p50 | list p99 |
-| -------- | -----: | ------------------------: | ------: | ------------ | --------: | -------: | -------: |
+| database | stakes | resolve (one transaction) | payouts | conservation | open jobs | list p50 | list p99 | query p50 | query p99 |
+| -------- | -----: | ------------------------: | ------: | ------------ | --------: | -------: | -------: | --------: | --------: |
 ${rows}
 
-${met ? '**Target met**: resolution conserves every micro-CLAW and the filtered job list answers at p50 under 10 ms.' : '**Target NOT met** (see the table).'}
+${met ? '**Target met on the endpoint path**: resolution conserves every micro-CLAW and the filtered job list answers at p50 under 10 ms (served from the cache).' : '**Target NOT met** (see the table).'} Uncached query p50: ${results.map((r) => `${r.database} ${r.queryP50Ms.toFixed(2)} ms`).join(', ')}${results.every((r) => r.queryP50Ms < 10) ? ' (under 10 ms as well)' : ' (not under 10 ms everywhere)'}.
 `;
 }
 

@@ -797,11 +797,26 @@ async function main(): Promise<void> {
 
   // In-process as well: the market's signal resolution and job listing (issue 12).
   const market = await benchMarket();
-  note(`market: ${market.map((m) => `${m.database} resolve ${m.resolveMs.toFixed(0)} ms, list p50 ${m.listP50Ms.toFixed(2)} ms`).join('; ')}`);
+  note(
+    `market: ${market.map((m) => `${m.database} resolve ${m.resolveMs.toFixed(0)} ms, list p50 ${m.listP50Ms.toFixed(2)} ms`).join('; ')}`,
+  );
 
   const report =
     render(
-      { loadAverage, buildSeconds, fast, fastReadyMs, nextRoute, nextReadyMs, auth, signatures, router, spends, overdraft, ledger },
+      {
+        loadAverage,
+        buildSeconds,
+        fast,
+        fastReadyMs,
+        nextRoute,
+        nextReadyMs,
+        auth,
+        signatures,
+        router,
+        spends,
+        overdraft,
+        ledger,
+      },
       startedAt,
     ) +
     '\n' +
