@@ -190,7 +190,7 @@ export function renderMarket(results: MarketResults[]): string {
 In-process on a fresh database (\`bench/market.ts\`). A signal with 10,000 stakes (every third one disagrees; 1-3 CLAW
 each) is resolved \`correct\` by \`settleSignal\` in **one database transaction**: the signal row, 10,000 stake payouts
 (one \`UPDATE ... FROM unnest\`) and the ledger postings (escrow out, every payee and the platform fee in, in ledger
-transactions of at most 5,000 postings). Conservation check afterwards: all ledger accounts sum to zero, the escrow is
+transactions of at most 1,000 postings). Conservation check afterwards: all ledger accounts sum to zero, the escrow is
 empty and the publisher got its stake back. Then 1,000 open jobs are listed through \`listJobs\` with four filter mixes
 (status; status + skill; words; status + skill + words + offset), ${results[0]?.listRuns ?? LIST_RUNS} calls after a warm-up:
 "list" is the endpoint's path (\`listJobs\`: a page is cached until any job or bid changes, on every instance, through

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { holdAccount, PLATFORM_FEES } from '../server/credits/accounts';
+import { holdAccount, PLATFORM_FEES, WORLD_GRANTS } from '../server/credits/accounts';
+import { transfer } from '../server/credits/ledger';
 import { expireStaleSignals } from '../server/signals/expire-signals';
 import { startTestApp, type TestApp } from './harness';
 import { accountClaw, assertLedgerBalanced, clawBalance, fund } from './money';
@@ -254,6 +255,36 @@ describe('resolution', () => {
     expect(r2.status).toBe(200);
     expect(r2.body).toEqual(r1.body);
     expect(await clawBalance(a.wallet)).toBe(10);
+  });
+
+  it('pays 1,500 stakers in several balanced ledger transactions inside one resolution', async () => {
+    const publisher = await agent(5);
+    const id = await publish(publisher, 5);
+    // 1,500 stakes of 1 CLAW (every third disagrees), escrowed as the stake endpoint would have
+    const wallets = Array.from({ length: 1500 }, (_, i) => `0x${(0xabc000 + i).toString(16).padStart(40, '0')}`);
+    await app.database.sql.query(
+      `INSERT INTO signal_stakes (id, signal_id, staker_wallet, stance, amount)
+       SELECT gen_random_uuid(), $1, w, CASE WHEN n % 3 = 0 THEN 'disagree' ELSE 'agree' END, 1000000
+       FROM unnest($2::text[]) WITH ORDINALITY AS v(w, n)`,
+      [id, wallets],
+    );
+    await app.database.sql.query(
+      `UPDATE signals SET agree_total = 1000000000, disagree_total = 500000000, stake_count = 1500 WHERE id = $1`,
+      [id],
+    );
+    await transfer(WORLD_GRANTS, holdAccount('signal', id), 1_500_000_000n, { reason: 'test_seed' }, app.database.sql);
+    const resolved = await resolve(id, publisher, 'correct');
+    expect(resolved.status).toBe(200);
+    expect(resolved.body.payouts).toHaveLength(1501);
+    // pool 500, fee 15, 485 split over 1,000 agreers = 0.485 each
+    expect(resolved.body.fee_claw).toBe(15);
+    expect(resolved.body.payouts.filter((p: any) => p.role === 'agree').every((p: any) => p.payout_claw === 1.485)).toBe(true);
+    expect(await accountClaw(holdAccount('signal', id))).toBe(0);
+    const txns = await app.database.sql.query(
+      `SELECT id FROM ledger_transactions WHERE ref_id = $1 AND reason = 'signal_correct'`,
+      [id],
+    );
+    expect(txns).toHaveLength(2);
   });
 
   it('a signal left open for 90 days expires by itself and refunds every stake', async () => {

@@ -4,7 +4,7 @@ import { post, type Posting } from '../credits/ledger';
 import { withTransaction } from '../core/db';
 import { REFERRAL_PENDING } from './rules';
 
-const POSTINGS_PER_TRANSACTION = 5_000;
+const POSTINGS_PER_TRANSACTION = 1_000;
 
 /**
  * Scheduled (hourly; pays once a week): every earning accrued before the start of the current ISO

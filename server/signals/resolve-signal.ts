@@ -11,7 +11,7 @@ import { resolvePayouts, type Outcome, type StakeInput } from './payouts';
 
 // Postings per ledger transaction: a resolution with more payees is several balanced ledger
 // transactions (each debits the escrow by what it pays), all in the one database transaction.
-const POSTINGS_PER_TRANSACTION = 5_000;
+const POSTINGS_PER_TRANSACTION = 1_000;
 
 export function isAdmin(wallet: string): boolean {
   const lower = wallet.toLowerCase();
