@@ -3,6 +3,7 @@
 // spends per second on one hot account with exact accounting. Writes docs/benchmarks.md.
 import { writeFile } from 'node:fs/promises';
 import { benchLedgerSpends, type LedgerSpendResults } from './ledger-spends';
+import { benchMarket, renderMarket } from './market';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -794,10 +795,32 @@ async function main(): Promise<void> {
     `overdraft test: ${overdraft.successes} successes, ${overdraft.rejected} 402s, final ${overdraft.finalBalanceMicro / MICRO}`,
   );
 
-  const report = render(
-    { loadAverage, buildSeconds, fast, fastReadyMs, nextRoute, nextReadyMs, auth, signatures, router, spends, overdraft, ledger },
-    startedAt,
+  // In-process as well: the market's signal resolution and job listing (issue 12).
+  const market = await benchMarket();
+  note(
+    `market: ${market.map((m) => `${m.database} resolve ${m.resolveMs.toFixed(0)} ms, list p50 ${m.listP50Ms.toFixed(2)} ms`).join('; ')}`,
   );
+
+  const report =
+    render(
+      {
+        loadAverage,
+        buildSeconds,
+        fast,
+        fastReadyMs,
+        nextRoute,
+        nextReadyMs,
+        auth,
+        signatures,
+        router,
+        spends,
+        overdraft,
+        ledger,
+      },
+      startedAt,
+    ) +
+    '\n' +
+    renderMarket(market);
   // Formatted as `npm run format:check` expects, so a fresh report passes it.
   const markdown = await prettier.format(report, { ...(await prettier.resolveConfig(REPORT)), filepath: REPORT });
   await writeFile(REPORT, markdown);

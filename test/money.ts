@@ -12,3 +12,29 @@ export async function fund(wallet: Address | string, claw: number): Promise<void
 export async function clawBalance(wallet: Address | string): Promise<number> {
   return microToClaw(await balanceOf(walletAccount(wallet), database().sql));
 }
+
+/**
+ * The ledger's invariants: every account's balance equals the sum of its postings, every
+ * transaction's postings sum to zero, so all balances together sum to zero (no money created or lost).
+ */
+export async function assertLedgerBalanced(): Promise<void> {
+  const { sql } = database();
+  const [total] = await sql.query<{ total: string | null }>('SELECT sum(balance)::text AS total FROM ledger_accounts');
+  if (BigInt(total?.total ?? '0') !== 0n) throw new Error(`ledger accounts sum to ${total?.total}, not 0`);
+  const unbalanced = await sql.query(
+    'SELECT transaction_id FROM ledger_postings GROUP BY transaction_id HAVING sum(amount) <> 0 LIMIT 1',
+  );
+  if (unbalanced.length) throw new Error(`transaction ${JSON.stringify(unbalanced[0])} does not sum to zero`);
+  const drift = await sql.query(
+    `SELECT a.id FROM ledger_accounts a LEFT JOIN (SELECT account_id, sum(amount) AS s FROM ledger_postings GROUP BY account_id) p
+       ON p.account_id = a.id WHERE a.balance <> coalesce(p.s, 0) LIMIT 1`,
+  );
+  if (drift.length) throw new Error(`account ${JSON.stringify(drift[0])} does not match its postings`);
+  const negative = await sql.query(`SELECT id FROM ledger_accounts WHERE balance < 0 AND NOT allow_negative LIMIT 1`);
+  if (negative.length) throw new Error(`account ${JSON.stringify(negative[0])} is overdrawn`);
+}
+
+/** The balance of any ledger account in CLAW. */
+export async function accountClaw(account: string): Promise<number> {
+  return microToClaw(await balanceOf(account, database().sql));
+}

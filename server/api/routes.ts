@@ -25,6 +25,7 @@ import aStatsGet from './a/stats.get';
 import aUpdateProfilePost from './a/update-profile.post';
 import v1AgentsBootstrapPost from './v1/agents.bootstrap.post';
 import v1AgentsGet from './v1/agents.get';
+import v1AgentsLeaderboardGet from './v1/agents.leaderboard.get';
 import v1AgentsMeStatsGet from './v1/agents.me.stats.get';
 import v1AgentsPost from './v1/agents.post';
 import v1AgentsIdAttestPost from './v1/agents.[id].attest.post';
@@ -44,6 +45,12 @@ import v1AuthVerifyPost from './v1/auth.verify.post';
 import v1CreditsDepositGet from './v1/credits.deposit.get';
 import v1CreditsGet from './v1/credits.get';
 import v1HealthGet from './v1/health.get';
+import v1JobsGet from './v1/jobs.get';
+import v1JobsPost from './v1/jobs.post';
+import v1JobsIdAcceptPost from './v1/jobs.[id].accept.post';
+import v1JobsIdBidPost from './v1/jobs.[id].bid.post';
+import v1JobsIdGet from './v1/jobs.[id].get';
+import v1JobsIdSubmitPost from './v1/jobs.[id].submit.post';
 import v1McpGet from './v1/mcp.get';
 import v1McpPost from './v1/mcp.post';
 import v1PipelinesGet from './v1/pipelines.get';
@@ -52,6 +59,14 @@ import v1PipelinesIdDelete from './v1/pipelines.[id].delete';
 import v1PipelinesIdGet from './v1/pipelines.[id].get';
 import v1PipelinesIdPatch from './v1/pipelines.[id].patch';
 import v1PipelinesIdRunPost from './v1/pipelines.[id].run.post';
+import v1ReferralsGet from './v1/referrals.get';
+import v1ReferralsMeGet from './v1/referrals.me.get';
+import v1ReferralsRegisterPost from './v1/referrals.register.post';
+import v1SignalsGet from './v1/signals.get';
+import v1SignalsPost from './v1/signals.post';
+import v1SignalsIdGet from './v1/signals.[id].get';
+import v1SignalsIdResolvePost from './v1/signals.[id].resolve.post';
+import v1SignalsIdStakePost from './v1/signals.[id].stake.post';
 import v1SkillsGet from './v1/skills.get';
 import v1SkillsPost from './v1/skills.post';
 import v1SkillsIdDelete from './v1/skills.[id].delete';
@@ -81,6 +96,7 @@ export const ROUTES: AnyEndpoint[] = [
   aUpdateProfilePost,
   v1AgentsBootstrapPost,
   v1AgentsGet,
+  v1AgentsLeaderboardGet,
   v1AgentsMeStatsGet,
   v1AgentsPost,
   v1AgentsIdAttestPost,
@@ -100,6 +116,12 @@ export const ROUTES: AnyEndpoint[] = [
   v1CreditsDepositGet,
   v1CreditsGet,
   v1HealthGet,
+  v1JobsGet,
+  v1JobsPost,
+  v1JobsIdAcceptPost,
+  v1JobsIdBidPost,
+  v1JobsIdGet,
+  v1JobsIdSubmitPost,
   v1McpGet,
   v1McpPost,
   v1PipelinesGet,
@@ -108,6 +130,14 @@ export const ROUTES: AnyEndpoint[] = [
   v1PipelinesIdGet,
   v1PipelinesIdPatch,
   v1PipelinesIdRunPost,
+  v1ReferralsGet,
+  v1ReferralsMeGet,
+  v1ReferralsRegisterPost,
+  v1SignalsGet,
+  v1SignalsPost,
+  v1SignalsIdGet,
+  v1SignalsIdResolvePost,
+  v1SignalsIdStakePost,
   v1SkillsGet,
   v1SkillsPost,
   v1SkillsIdDelete,

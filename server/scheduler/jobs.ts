@@ -1,6 +1,9 @@
 import { chargeMemoryStorage } from '../memory/memory';
 import { runDueCronPipelines, runEventPipelines } from '../pipelines/triggers';
 import { settleStaleInvocations } from '../invoke/settle-stale-invocations';
+import { expireJobs } from '../jobs/expire-jobs';
+import { expireStaleSignals } from '../signals/expire-signals';
+import { payReferrals } from '../referrals/pay-referrals';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
 
@@ -34,6 +37,24 @@ export const JOBS: Job[] = [
     id: 'pipeline-events',
     everyMs: 5_000,
     run: () => runEventPipelines(),
+  },
+  {
+    // Unaccepted jobs past expires_at: status expired, bounty back to the poster.
+    id: 'expire-jobs',
+    everyMs: 60_000,
+    run: () => expireJobs(),
+  },
+  {
+    // Signals left unresolved for 90 days: expired, every stake refunded.
+    id: 'expire-stale-signals',
+    everyMs: 3_600_000,
+    run: () => expireStaleSignals(),
+  },
+  {
+    // Referral earnings accrued before this week's Monday 00:00 UTC are paid (weekly, checked hourly).
+    id: 'pay-referrals',
+    everyMs: 3_600_000,
+    run: () => payReferrals(),
   },
 ];
 

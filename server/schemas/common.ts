@@ -92,3 +92,13 @@ export const clawAmount = z
     return micro;
   })
   .openapi({ type: 'number', minimum: 0, description: 'CLAW, at most 6 decimals' });
+
+/** Text without control characters other than newlines and tabs. */
+export const plainText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+    .refine((value) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value), 'must not contain control characters');

@@ -5,7 +5,7 @@ import type { Queryable } from '../core/db/sql-runner';
 // (endorser, attester, caller) to the agent it acted on; a wallet acts through its oldest agent.
 //   trust:        active endorsements 0.5 each, attestations +-weight/10 (neutral 0); clamped to 0-1
 //   partnership:  successful invocations, 0.1 each up to 1
-//   collaboration: completed jobs (when jobs exist)
+//   collaboration: completed jobs, 0.25 each up to 1, both ways between the poster and the winning bidder
 // Only edges with strength > 0 exist; connections_count counts distinct neighbours over them.
 
 const ACTOR_AGENT = (wallet: string) =>
@@ -29,10 +29,23 @@ export async function deriveEdgesInto(subjectAgentId: string, runner: Queryable)
        FROM invocations WHERE target_agent_id = $1 AND status = 'success' AND caller_agent_id IS NOT NULL AND caller_agent_id <> $1
        GROUP BY caller_agent_id
      ),
+     collaboration AS (
+       SELECT source, count(*) * 0.25 AS strength FROM (
+         SELECT ${ACTOR_AGENT('j.poster_wallet')} AS source, ${ACTOR_AGENT('b.bidder_wallet')} AS target
+         FROM jobs j JOIN job_bids b ON b.id = j.accepted_bid_id WHERE j.status = 'completed'
+           AND $1 IN (SELECT id FROM agents WHERE owner_wallet IN (j.poster_wallet, b.bidder_wallet))
+         UNION ALL
+         SELECT ${ACTOR_AGENT('b.bidder_wallet')}, ${ACTOR_AGENT('j.poster_wallet')}
+         FROM jobs j JOIN job_bids b ON b.id = j.accepted_bid_id WHERE j.status = 'completed'
+           AND $1 IN (SELECT id FROM agents WHERE owner_wallet IN (j.poster_wallet, b.bidder_wallet))
+       ) x WHERE target = $1 AND source IS NOT NULL AND source <> $1 GROUP BY source
+     ),
      derived AS (
        SELECT source, 'trust' AS type, LEAST(1.0, strength) AS strength FROM trust WHERE strength > 0
        UNION ALL
        SELECT source, 'partnership', LEAST(1.0, strength) FROM partnership
+       UNION ALL
+       SELECT source, 'collaboration', LEAST(1.0, strength) FROM collaboration
      ),
      cleared AS (DELETE FROM trust_edges WHERE target_agent_id = $1 RETURNING 1)
      INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength, updated_at)
@@ -70,4 +83,18 @@ export async function recordPartnership(callerAgentId: string, targetAgentId: st
     saturated.add(key);
   }
   return Boolean(row?.inserted);
+}
+
+/**
+ * A completed job: recompute the edges into the poster's and the winning bidder's agents (each
+ * wallet acts through its oldest agent), which adds or strengthens their collaboration edges.
+ */
+export async function recordCollaboration(posterWallet: string, bidderWallet: string, runner: Queryable): Promise<void> {
+  const rows = await runner.query<{ id: string }>(`SELECT ${ACTOR_AGENT('$1')} AS id UNION ALL SELECT ${ACTOR_AGENT('$2')}`, [
+    posterWallet,
+    bidderWallet,
+  ]);
+  const ids = rows.map((row) => row.id).filter(Boolean);
+  if (ids.length < 2 || ids[0] === ids[1]) return;
+  for (const id of ids) await deriveEdgesInto(id, runner);
 }

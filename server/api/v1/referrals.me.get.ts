@@ -1,0 +1,15 @@
+// GET /api/v1/referrals/me - the caller's referral code (generated on first call) and earnings
+import { endpoint } from '../../http/endpoint';
+import { getReferral } from '../../referrals/get-referral';
+import { referral } from '../../schemas/referrals';
+
+export default endpoint({
+  method: 'get',
+  path: '/api/v1/referrals/me',
+  summary: 'Your referral code, link, referred agents and earnings',
+  tags: ['Referrals'],
+  auth: ['bearer'],
+  status: 200,
+  response: referral,
+  handler: ({ caller }) => getReferral(caller),
+});

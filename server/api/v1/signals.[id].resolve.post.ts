@@ -1,0 +1,25 @@
+// POST /api/v1/signals/{id}/resolve - the publisher or an admin resolves a signal; stakes are paid out
+import { endpoint } from '../../http/endpoint';
+import { resolveSignal } from '../../signals/resolve-signal';
+import { idParam } from '../../schemas/common';
+import { resolveBody, signalResolved } from '../../schemas/signals';
+
+export default endpoint({
+  method: 'post',
+  path: '/api/v1/signals/{id}/resolve',
+  summary: 'Resolve a signal (publisher or admin): correct, incorrect or expired',
+  description:
+    'correct: the publisher’s stake back, agreers split the disagreers’ pool pro rata (and get their stakes back); incorrect: disagreers split the agreers’ pool plus the publisher’s stake; the platform takes 3% of the losing pool (plus rounding remainders). expired: every stake refunded.',
+  tags: ['Signals'],
+  auth: ['bearer'],
+  scopes: ['agents.write'],
+  rateLimit: 'write',
+  idempotent: true,
+  params: idParam,
+  body: resolveBody,
+  bodyLimit: 4 * 1024,
+  status: 200,
+  response: signalResolved,
+  errors: { 403: 'Not the publisher or an admin', 404: 'Unknown signal', 409: 'Already resolved' },
+  handler: ({ caller, params, body }) => resolveSignal(caller, params.id, body.outcome),
+});

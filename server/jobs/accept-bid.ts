@@ -1,0 +1,38 @@
+import { getAddress } from 'viem';
+import { withTransaction } from '../core/db';
+import type { Caller } from '../core/caller';
+import { ApiError } from '../core/errors';
+import type { BidRow } from './job-views';
+import { assertBiddable, lockJob } from './load-job';
+
+/**
+ * POST /api/v1/jobs/{id}/accept: the poster (403 for anyone else) picks one of the job's bids
+ * (404 for a bid of another job); the job moves from open or bid to executing (409 from any other
+ * state or once expired). The bounty stays in escrow. The job row is locked, so of any number of
+ * concurrent acceptances exactly one wins and the others see executing (409).
+ */
+export async function acceptBid(caller: Caller, jobId: string, bidId: string) {
+  return withTransaction(async (tx) => {
+    const job = await lockJob(jobId, tx.sql);
+    if (job.poster_wallet.toLowerCase() !== caller.wallet.toLowerCase()) {
+      throw new ApiError('forbidden', 'Only the job’s poster can accept a bid');
+    }
+    assertBiddable(job, 'accept a bid');
+    const [bid] = await tx.sql.query<BidRow>('SELECT * FROM job_bids WHERE id = $1 AND job_id = $2', [bidId, jobId]);
+    if (!bid) throw ApiError.notFound('Bid');
+    await tx.sql.query(`UPDATE jobs SET status = 'executing', accepted_bid_id = $2, accepted_at = now() WHERE id = $1`, [
+      jobId,
+      bidId,
+    ]);
+    await tx.sql.query(`UPDATE job_bids SET status = CASE WHEN id = $2 THEN 'accepted' ELSE 'rejected' END WHERE job_id = $1`, [
+      jobId,
+      bidId,
+    ]);
+    return {
+      job_id: jobId,
+      status: 'executing' as const,
+      accepted_bid_id: bidId,
+      bidder_wallet: getAddress(bid.bidder_wallet),
+    };
+  });
+}

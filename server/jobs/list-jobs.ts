@@ -1,0 +1,57 @@
+import { database } from '../core/db';
+import { sharedCache } from '../core/shared-state';
+import { SqlParams } from '../core/db/sql-runner';
+import { JOB_COLUMNS, presentJob, type JobRow } from './job-views';
+
+export interface ListJobsInput {
+  status?: 'open' | 'bid' | 'executing' | 'completed' | 'expired' | 'all';
+  skill?: string;
+  q?: string;
+  limit: number;
+  offset: number;
+}
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+// Pages of the list, emptied on every instance the moment any job or bid changes (a trigger's
+// change notice), so an answer is never stale; the TTL only bounds memory.
+const pages = sharedCache<Awaited<ReturnType<typeof queryJobs>>>('jobs.list', {
+  ttlMs: 30_000,
+  maxEntries: 1_000,
+  dropOn: ['job'],
+});
+
+/** GET /api/v1/jobs: newest first, filtered by status, skill (exact, any case) and words in title or description. */
+export function listJobs(input: ListJobsInput) {
+  const key = JSON.stringify([
+    input.status ?? 'all',
+    input.skill?.trim().toLowerCase() ?? '',
+    input.q?.trim() ?? '',
+    input.limit,
+    input.offset,
+  ]);
+  return pages().get(key, () => queryJobs(input));
+}
+
+export async function queryJobs(input: ListJobsInput) {
+  const p = new SqlParams();
+  const where: string[] = [];
+  if (input.status && input.status !== 'all') where.push(`j.status = ${p.add(input.status)}`);
+  if (input.skill) where.push(`lower(j.required_skill) = lower(${p.add(input.skill.trim())})`);
+  for (const word of (input.q ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8)) {
+    const like = p.add(likePattern(word));
+    where.push(`(j.title ILIKE ${like} OR j.description ILIKE ${like})`);
+  }
+  const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const { sql } = database();
+  const [rows, [count]] = await Promise.all([
+    sql.query<JobRow>(
+      `SELECT ${JOB_COLUMNS}, j.bid_count
+       FROM jobs j ${filter} ORDER BY j.created_at DESC, j.id DESC
+       LIMIT ${Math.floor(input.limit)} OFFSET ${Math.floor(input.offset)}`,
+      p.values,
+    ),
+    sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM jobs j ${filter}`, p.values),
+  ]);
+  return { jobs: rows.map(presentJob), total: Number(count?.total ?? 0), limit: input.limit, offset: input.offset };
+}

@@ -1,0 +1,399 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { holdAccount, PLATFORM_FEES } from '../server/credits/accounts';
+import { expireJobs } from '../server/jobs/expire-jobs';
+import { startTestApp, type TestApp } from './harness';
+import { accountClaw, assertLedgerBalanced, clawBalance, fund } from './money';
+import { newWallet, signIn } from './wallets';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+afterEach(async () => {
+  await assertLedgerBalanced();
+});
+
+async function agent(claw = 0, options: Parameters<typeof signIn>[2] = {}) {
+  const account = newWallet();
+  const session = await signIn(app, account, options);
+  await app.post('/api/v1/agents', { agent_name: 'Market agent' }, { token: session.token });
+  if (claw > 0) await fund(account.address, claw);
+  return { account, wallet: account.address, token: session.token };
+}
+
+const jobBody = (bounty: number, extra: Record<string, unknown> = {}) => ({
+  title: 'Audit a token contract',
+  description: 'Check the contract at 0xabc for honeypot logic',
+  required_skill: 'security',
+  bounty_claw: bounty,
+  ...extra,
+});
+
+async function postJob(poster: { token: string }, bounty = 100, extra: Record<string, unknown> = {}) {
+  const response = await app.post('/api/v1/jobs', jobBody(bounty, extra), { token: poster.token });
+  expect(response.status).toBe(201);
+  return response.body.job_id as string;
+}
+
+const bidOn = (jobId: string, bidder: { token: string }, bid = 50, headers: Record<string, string> = {}) =>
+  app.post(
+    `/api/v1/jobs/${jobId}/bid`,
+    { bid_claw: bid, eta_seconds: 3600, proposal: 'I can do it' },
+    { token: bidder.token, headers },
+  );
+
+const events = async (name: string, jobId: string) =>
+  (await app.database.sql.query<{ data: any }>('SELECT data FROM events WHERE name = $1', [name])).filter(
+    (e) => e.data.job_id === jobId,
+  );
+
+describe('the job lifecycle', () => {
+  it('escrows, takes bids, accepts one, pays the bidder minus 5% and emits each event', async () => {
+    const poster = await agent(1000);
+    const bidder = await agent();
+    const other = await agent();
+    const posted = await app.post('/api/v1/jobs', jobBody(200), { token: poster.token });
+    expect(posted.status).toBe(201);
+    expect(posted.body).toMatchObject({ status: 'open', bounty_claw: 200, requested_by_wallet: poster.wallet });
+    const jobId = posted.body.job_id;
+    expect(await clawBalance(poster.wallet)).toBe(800);
+    expect(await accountClaw(holdAccount('job', jobId))).toBe(200);
+    expect(await events('job.posted', jobId)).toHaveLength(1);
+
+    const first = await bidOn(jobId, bidder, 150);
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ job_id: jobId, bidder_wallet: bidder.wallet, bid_claw: 150, status: 'pending' });
+    expect((await app.get(`/api/v1/jobs/${jobId}`)).body.status).toBe('bid');
+    const second = await bidOn(jobId, other, 180);
+    expect(second.status).toBe(201);
+    expect(await events('job.bid', jobId)).toHaveLength(2);
+
+    const accepted = await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: first.body.bid_id }, { token: poster.token });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toEqual({
+      job_id: jobId,
+      status: 'executing',
+      accepted_bid_id: first.body.bid_id,
+      bidder_wallet: bidder.wallet,
+    });
+    expect(await accountClaw(holdAccount('job', jobId))).toBe(200);
+
+    const feesBefore = await accountClaw(PLATFORM_FEES);
+    const submitted = await app.post(`/api/v1/jobs/${jobId}/submit`, { result: { verdict: 'safe' } }, { token: bidder.token });
+    expect(submitted.status).toBe(200);
+    expect(submitted.body).toEqual({
+      job_id: jobId,
+      status: 'completed',
+      paid_claw: 190,
+      fee_claw: 10,
+      bidder_wallet: bidder.wallet,
+    });
+    expect(await clawBalance(bidder.wallet)).toBe(190);
+    expect(await accountClaw(PLATFORM_FEES)).toBe(feesBefore + 10);
+    expect(await accountClaw(holdAccount('job', jobId))).toBe(0);
+    expect(await events('job.completed', jobId)).toHaveLength(1);
+
+    const detail = await app.get(`/api/v1/jobs/${jobId}`, { token: poster.token });
+    expect(detail.body).toMatchObject({
+      status: 'completed',
+      accepted_bid_id: first.body.bid_id,
+      fee_claw: 10,
+      result: { verdict: 'safe' },
+    });
+    expect(detail.body.bids.map((b: any) => b.status).sort()).toEqual(['accepted', 'rejected']);
+    // the result is the poster's and the bidder's: others (and anonymous readers) see null
+    expect((await app.get(`/api/v1/jobs/${jobId}`, { token: other.token })).body.result).toBeNull();
+    expect((await app.get(`/api/v1/jobs/${jobId}`)).body.result).toBeNull();
+    expect((await app.get(`/api/v1/jobs/${jobId}`, { token: bidder.token })).body.result).toEqual({ verdict: 'safe' });
+  });
+
+  it('adds collaboration edges between the poster’s and the bidder’s agents', async () => {
+    const poster = await agent(100);
+    const bidder = await agent();
+    const jobId = await postJob(poster, 10);
+    const bid = await bidOn(jobId, bidder, 10);
+    await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: bid.body.bid_id }, { token: poster.token });
+    await app.post(`/api/v1/jobs/${jobId}/submit`, { result: 'done' }, { token: bidder.token });
+    const edges = await app.database.sql.query<{ type: string; strength: number; source: string; target: string }>(
+      `SELECT e.type, e.strength, s.owner_wallet AS source, t.owner_wallet AS target FROM trust_edges e
+       JOIN agents s ON s.id = e.source_agent_id JOIN agents t ON t.id = e.target_agent_id WHERE e.type = 'collaboration'
+         AND (s.owner_wallet = $1 OR t.owner_wallet = $1)`,
+      [poster.wallet],
+    );
+    expect(edges.map((e) => `${e.source}>${e.target}:${e.strength}`).sort()).toEqual(
+      [`${poster.wallet}>${bidder.wallet}:0.25`, `${bidder.wallet}>${poster.wallet}:0.25`].sort(),
+    );
+  });
+
+  it('expires an unaccepted job and returns its escrow to the poster (status expired)', async () => {
+    const poster = await agent(100);
+    const bidder = await agent();
+    const jobId = await postJob(poster, 40);
+    await bidOn(jobId, bidder, 40);
+    const accepted = await postJob(poster, 10);
+    const b2 = await bidOn(accepted, bidder, 10);
+    await app.post(`/api/v1/jobs/${accepted}/accept`, { bid_id: b2.body.bid_id }, { token: poster.token });
+    expect(await clawBalance(poster.wallet)).toBe(50);
+    await app.database.sql.query(`UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id = ANY($1::uuid[])`, [
+      [jobId, accepted],
+    ]);
+    // past expires_at but not yet swept: no bid, no acceptance
+    expect((await bidOn(jobId, await agent(), 1)).status).toBe(409);
+    expect(await expireJobs()).toBeGreaterThanOrEqual(1);
+    expect(await expireJobs()).toBe(0);
+    const job = await app.get(`/api/v1/jobs/${jobId}`);
+    expect(job.body.status).toBe('expired');
+    expect(job.body.bids[0].status).toBe('rejected');
+    expect(await clawBalance(poster.wallet)).toBe(90);
+    expect(await accountClaw(holdAccount('job', jobId))).toBe(0);
+    // an executing job does not expire: the bidder is working on it
+    expect((await app.get(`/api/v1/jobs/${accepted}`)).body.status).toBe('executing');
+    const refunds = await app.database.sql.query(
+      `SELECT id FROM ledger_transactions WHERE reason = 'job_refund' AND ref_id = $1`,
+      [jobId],
+    );
+    expect(refunds).toHaveLength(1);
+  });
+});
+
+describe('refusals', () => {
+  it('402 when the balance cannot cover the bounty, and nothing is written', async () => {
+    const poster = await agent(99.999999);
+    const response = await app.post('/api/v1/jobs', jobBody(100), { token: poster.token });
+    expect(response.status).toBe(402);
+    expect(response.body.code).toBe('insufficient_credits');
+    expect(await clawBalance(poster.wallet)).toBe(99.999999);
+    expect(await app.database.sql.query('SELECT id FROM jobs WHERE poster_wallet = $1', [poster.wallet])).toHaveLength(0);
+  });
+
+  it('402 daily_limit_exceeded past the daily limit', async () => {
+    const poster = await agent(1000, { maxSpend: 150 });
+    expect((await app.post('/api/v1/jobs', jobBody(100), { token: poster.token })).status).toBe(201);
+    const over = await app.post('/api/v1/jobs', jobBody(60), { token: poster.token });
+    expect(over.status).toBe(402);
+    expect(over.body.code).toBe('daily_limit_exceeded');
+    expect(await clawBalance(poster.wallet)).toBe(900);
+  });
+
+  it('400 for bad fields, 401 without a token, 403 without jobs.write', async () => {
+    const poster = await agent(100);
+    for (const body of [
+      jobBody(0),
+      jobBody(-1),
+      jobBody(1.0000001),
+      { ...jobBody(1), title: '' },
+      { ...jobBody(1), extra: 1 },
+      jobBody(1, { expires_at: new Date(Date.now() - 1000).toISOString() }),
+      jobBody(1, { expires_at: new Date(Date.now() + 91 * 86400_000).toISOString() }),
+      jobBody(1, { expires_at: 'tomorrow' }),
+    ]) {
+      const response = await app.post('/api/v1/jobs', body, { token: poster.token });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await app.post('/api/v1/jobs', jobBody(1))).status).toBe(401);
+    const reader = await agent(100, { scopes: ['jobs.read'] });
+    const forbidden = await app.post('/api/v1/jobs', jobBody(1), { token: reader.token });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.code).toBe('missing_scope');
+    expect(await clawBalance(poster.wallet)).toBe(100);
+  });
+
+  it('bids: not on your own job (403), once per wallet (409), at most the bounty (422), unknown job (404)', async () => {
+    const poster = await agent(100);
+    const bidder = await agent();
+    const jobId = await postJob(poster, 20);
+    expect((await bidOn(jobId, poster, 10)).status).toBe(403);
+    expect((await bidOn(jobId, bidder, 20.000001)).status).toBe(422);
+    expect((await bidOn(jobId, bidder, 10)).status).toBe(201);
+    const again = await bidOn(jobId, bidder, 12);
+    expect(again.status).toBe(409);
+    expect((await bidOn(crypto.randomUUID(), bidder, 10)).status).toBe(404);
+    expect(
+      (await app.post(`/api/v1/jobs/not-a-uuid/bid`, { bid_claw: 1, eta_seconds: 1, proposal: 'x' }, { token: bidder.token }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await app.post(`/api/v1/jobs/${jobId}/bid`, { bid_claw: 1, eta_seconds: 0, proposal: 'x' }, { token: bidder.token }))
+        .status,
+    ).toBe(400);
+  });
+
+  it('accept: poster only (403), a bid of this job (404), from open or bid only (409)', async () => {
+    const poster = await agent(100);
+    const bidder = await agent();
+    const stranger = await agent();
+    const jobId = await postJob(poster, 20);
+    const otherJob = await postJob(poster, 20);
+    const foreignBid = await bidOn(otherJob, bidder, 5);
+    const bid = await bidOn(jobId, bidder, 5);
+    expect((await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: bid.body.bid_id }, { token: bidder.token })).status).toBe(
+      403,
+    );
+    expect((await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: bid.body.bid_id }, { token: stranger.token })).status).toBe(
+      403,
+    );
+    expect(
+      (await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: foreignBid.body.bid_id }, { token: poster.token })).status,
+    ).toBe(404);
+    expect(
+      (await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: crypto.randomUUID() }, { token: poster.token })).status,
+    ).toBe(404);
+    expect(
+      (await app.post(`/api/v1/jobs/${crypto.randomUUID()}/accept`, { bid_id: bid.body.bid_id }, { token: poster.token })).status,
+    ).toBe(404);
+    expect((await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: bid.body.bid_id }, { token: poster.token })).status).toBe(
+      200,
+    );
+    const twice = await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: bid.body.bid_id }, { token: poster.token });
+    expect(twice.status).toBe(409);
+    expect(twice.body.details.status).toBe('executing');
+    // no more bids once executing
+    expect((await bidOn(jobId, stranger, 5)).status).toBe(409);
+  });
+
+  it('submit: winning bidder only (403), executing only (409), once (409)', async () => {
+    const poster = await agent(100);
+    const winner = await agent();
+    const loser = await agent();
+    const jobId = await postJob(poster, 20);
+    // nothing accepted yet
+    expect((await app.post(`/api/v1/jobs/${jobId}/submit`, { result: 'x' }, { token: winner.token })).status).toBe(409);
+    const win = await bidOn(jobId, winner, 5);
+    await bidOn(jobId, loser, 5);
+    await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: win.body.bid_id }, { token: poster.token });
+    for (const who of [loser, poster]) {
+      expect((await app.post(`/api/v1/jobs/${jobId}/submit`, { result: 'x' }, { token: who.token })).status).toBe(403);
+    }
+    expect((await app.post(`/api/v1/jobs/${jobId}/submit`, {}, { token: winner.token })).status).toBe(400);
+    expect((await app.post(`/api/v1/jobs/${jobId}/submit`, { result: null }, { token: winner.token })).status).toBe(400);
+    expect((await app.post(`/api/v1/jobs/${jobId}/submit`, { result: 'x' }, { token: winner.token })).status).toBe(200);
+    const again = await app.post(`/api/v1/jobs/${jobId}/submit`, { result: 'y' }, { token: winner.token });
+    expect(again.status).toBe(409);
+    expect(await clawBalance(winner.wallet)).toBe(19);
+    expect((await app.post(`/api/v1/jobs/${crypto.randomUUID()}/submit`, { result: 'x' }, { token: winner.token })).status).toBe(
+      404,
+    );
+  });
+});
+
+describe('Idempotency-Key on money-moving POSTs', () => {
+  it('replays the first answer for the same body and moves money once; 422 for another body', async () => {
+    const poster = await agent(100);
+    const headers = { 'Idempotency-Key': `post-${crypto.randomUUID()}` };
+    const first = await app.post('/api/v1/jobs', jobBody(30), { token: poster.token, headers });
+    const again = await app.post('/api/v1/jobs', jobBody(30), { token: poster.token, headers });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(await clawBalance(poster.wallet)).toBe(70);
+    const other = await app.post('/api/v1/jobs', jobBody(31), { token: poster.token, headers });
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe('idempotency_mismatch');
+    expect(await clawBalance(poster.wallet)).toBe(70);
+
+    const bidder = await agent();
+    const bidHeaders = { 'Idempotency-Key': 'bid-1' };
+    const bid1 = await bidOn(first.body.job_id, bidder, 5, bidHeaders);
+    const bid2 = await bidOn(first.body.job_id, bidder, 5, bidHeaders);
+    expect(bid2.body).toEqual(bid1.body);
+    const acceptHeaders = { 'Idempotency-Key': 'accept-1' };
+    const a1 = await app.post(
+      `/api/v1/jobs/${first.body.job_id}/accept`,
+      { bid_id: bid1.body.bid_id },
+      { token: poster.token, headers: acceptHeaders },
+    );
+    const a2 = await app.post(
+      `/api/v1/jobs/${first.body.job_id}/accept`,
+      { bid_id: bid1.body.bid_id },
+      { token: poster.token, headers: acceptHeaders },
+    );
+    expect([a1.status, a2.status]).toEqual([200, 200]);
+    const submitHeaders = { 'Idempotency-Key': 'submit-1' };
+    const s1 = await app.post(
+      `/api/v1/jobs/${first.body.job_id}/submit`,
+      { result: 1 },
+      { token: bidder.token, headers: submitHeaders },
+    );
+    const s2 = await app.post(
+      `/api/v1/jobs/${first.body.job_id}/submit`,
+      { result: 1 },
+      { token: bidder.token, headers: submitHeaders },
+    );
+    expect(s2.body).toEqual(s1.body);
+    expect(await clawBalance(bidder.wallet)).toBe(28.5);
+    expect(
+      (await app.post(`/api/v1/jobs/${first.body.job_id}/submit`, { result: 2 }, { token: bidder.token, headers: submitHeaders }))
+        .status,
+    ).toBe(422);
+  });
+});
+
+describe('concurrency', () => {
+  it('50 concurrent accepts of different bids on one job: exactly one wins', async () => {
+    const poster = await agent(100);
+    const jobId = await postJob(poster, 50);
+    const bidders = await Promise.all(Array.from({ length: 50 }, () => agent()));
+    const bids: string[] = [];
+    for (const bidder of bidders) bids.push((await bidOn(jobId, bidder, 1)).body.bid_id);
+    const answers = await Promise.all(
+      bids.map((bidId) => app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: bidId }, { token: poster.token })),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(49);
+    const winner = answers.find((a) => a.status === 200)!.body.accepted_bid_id;
+    const job = await app.get(`/api/v1/jobs/${jobId}`);
+    expect(job.body.accepted_bid_id).toBe(winner);
+    expect(job.body.bids.filter((b: any) => b.status === 'accepted')).toHaveLength(1);
+  });
+
+  it('concurrent submits pay once', async () => {
+    const poster = await agent(100);
+    const bidder = await agent();
+    const jobId = await postJob(poster, 10);
+    const bid = await bidOn(jobId, bidder, 10);
+    await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: bid.body.bid_id }, { token: poster.token });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => app.post(`/api/v1/jobs/${jobId}/submit`, { result: i }, { token: bidder.token })),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(await clawBalance(bidder.wallet)).toBe(9.5);
+  });
+});
+
+describe('GET /api/v1/jobs', () => {
+  it('filters by status, skill and words, newest first, limit at most 50', async () => {
+    const poster = await agent(1000);
+    const tag = `zebra${Math.random().toString(36).slice(2, 8)}`;
+    const a = await postJob(poster, 1, { title: `Find ${tag} liquidity`, required_skill: 'Trading' });
+    const b = await postJob(poster, 1, { description: `A ${tag} audit`, required_skill: 'security' });
+    const list = await app.get(`/api/v1/jobs?q=${tag}`);
+    expect(list.status).toBe(200);
+    expect(list.body.jobs.map((j: any) => j.job_id)).toEqual([b, a]);
+    expect(list.body.total).toBe(2);
+    expect((await app.get(`/api/v1/jobs?q=${tag}&skill=trading`)).body.jobs.map((j: any) => j.job_id)).toEqual([a]);
+    const bidder = await agent();
+    await bidOn(a, bidder, 1);
+    expect((await app.get(`/api/v1/jobs?q=${tag}&status=bid`)).body.jobs.map((j: any) => j.job_id)).toEqual([a]);
+    expect((await app.get(`/api/v1/jobs?q=${tag}&status=open`)).body.jobs.map((j: any) => j.job_id)).toEqual([b]);
+    expect((await app.get(`/api/v1/jobs?q=${tag}&status=completed`)).body.jobs).toEqual([]);
+    // the list is cached, and emptied the moment a job or a bid changes
+    const before = (await app.get(`/api/v1/jobs?q=${tag}&status=open`)).body.jobs;
+    expect(before.map((j: any) => [j.job_id, j.bid_count])).toEqual([[b, 0]]);
+    await bidOn(b, bidder, 1);
+    const after = (await app.get(`/api/v1/jobs?q=${tag}&status=open`)).body.jobs;
+    expect(after).toEqual([]);
+    expect((await app.get(`/api/v1/jobs?q=${tag}&status=bid`)).body.jobs.map((j: any) => [j.job_id, j.bid_count])).toEqual([
+      [b, 1],
+      [a, 1],
+    ]);
+    expect((await app.get(`/api/v1/jobs?q=${tag}&limit=1`)).body).toMatchObject({ total: 2, limit: 1 });
+    expect((await app.get('/api/v1/jobs?limit=51')).status).toBe(400);
+    expect((await app.get('/api/v1/jobs?status=done')).status).toBe(400);
+    expect((await app.get('/api/v1/jobs?q=%25')).status).toBe(200);
+    expect((await app.get(`/api/v1/jobs/${crypto.randomUUID()}`)).status).toBe(404);
+    expect((await app.get('/api/v1/jobs/nope')).status).toBe(400);
+  });
+});
