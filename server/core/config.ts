@@ -65,7 +65,7 @@ const schema = z.object({
   SIGNATURE_BACKEND: z.enum(['native', 'js']).default('native'),
   // Human pages' proof-of-work bot check (ALTCHA, docs/ui.md): on/off, work per attempt, how long a pass lasts.
   BOT_CHECK: z.enum(['on', 'off']).default('on'),
-  BOT_CHECK_COST: int(1, 1_000_000).default(2_000),
+  BOT_CHECK_COST: int(1, 1_000_000).default(5_000),
   BOT_CHECK_TTL_HOURS: int(1, 24 * 365).default(24 * 7),
   // Tests only: the web app offers wagmi's mock connector for this address, signing through this JSON-RPC node.
   UI_MOCK_WALLET: address.optional(),
