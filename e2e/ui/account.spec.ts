@@ -47,7 +47,7 @@ test('endorse an agent end to end: the wallet signs the exact text and the API s
   expect(listed.endorsements).toContainEqual(expect.objectContaining({ attestor_wallet: MOCK.address, attestation_type: 'security_audited' }));
   // A second endorsement of the same type is refused, and the page says so.
   await page.getByRole('button', { name: 'Sign and endorse' }).click();
-  await expect(page.getByRole('alert')).toContainText('already endorsed');
+  await expect(page.getByRole('alert').filter({ hasText: 'Endorsement refused' })).toContainText('already endorsed');
 });
 
 test('mint an API key (shown once), use it, revoke it', async ({ page, request }) => {

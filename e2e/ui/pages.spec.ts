@@ -70,5 +70,5 @@ test('the directory searches, filters and pages', async ({ page, request }) => {
   await page.getByLabel('Minimum trust').selectOption('200');
   await expect(page.getByText('No agents match these filters.')).toBeVisible();
   await openPage(page, '/agents/no-such-agent');
-  await expect(page.getByRole('alert')).toContainText('No agent with this id or handle');
+  await expect(page.getByRole('alert').filter({ hasText: 'No agent' })).toContainText('No agent with this id or handle');
 });
