@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openPage, seedAgent, signInWithKey, signInWithMockWallet } from './helpers';
+import { bearerFor, openPage, seedAgent, signInWithKey, signInWithMockWallet } from './helpers';
 import { ADMIN } from './wallets';
 
 test('a signed-out visitor and a non-admin get a refusal, in the UI and in tRPC', async ({ page }) => {
@@ -29,6 +29,11 @@ test('a signed-out visitor and a non-admin get a refusal, in the UI and in tRPC'
 
 test('an admin pauses an agent (no longer callable), unpauses it, and the audit log shows both', async ({ page, request }) => {
   const target = await seedAgent(request, 'Pause Target');
+  const owner = { Authorization: `Bearer ${await bearerFor(request, target.account)}` };
+  const made = await request.patch(`/api/v1/agents/${target.id}`, { headers: owner, data: { is_callable: true, invoke_url: 'http://127.0.0.1:9/invoke' } });
+  expect(made.status(), await made.text()).toBe(200);
+  const callable = async () => ((await (await request.get(`/api/agents/${target.id}/invoke`)).json()) as { callable: boolean; status: string });
+  expect(await callable()).toMatchObject({ callable: true, status: 'active' });
   await openPage(page, '/');
   await signInWithKey(page.request, ADMIN);
   await openPage(page, '/admin');
@@ -39,11 +44,14 @@ test('an admin pauses an agent (no longer callable), unpauses it, and the audit 
   page.once('dialog', (dialog) => void dialog.accept());
   await row.getByRole('button', { name: 'Pause Pause Target' }).click();
   await expect(row.getByTestId('agent-status')).toHaveText('paused (by admin)');
-  const info = (await (await request.get(`/api/agents/${target.id}/invoke`)).json()) as { callable: boolean; status: string };
-  expect(info).toMatchObject({ callable: false, status: 'paused' });
+  expect(await callable()).toMatchObject({ callable: false, status: 'paused' });
+  // The owner cannot lift an administrator's pause.
+  const resume = await request.patch(`/api/v1/agents/${target.id}`, { headers: owner, data: { status: 'active' } });
+  expect(resume.status()).toBe(403);
 
   await row.getByRole('button', { name: 'Unpause Pause Target' }).click();
   await expect(row.getByTestId('agent-status')).toHaveText('active');
+  expect(await callable()).toMatchObject({ callable: true, status: 'active' });
 
   await openPage(page, '/admin/audit');
   const log = page.getByTestId('audit-log');

@@ -56,3 +56,12 @@ export function collectConsoleErrors(page: Page): string[] {
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
 }
+
+/** A family B bearer token for `account` (challenge, personal_sign, verify). */
+export async function bearerFor(request: APIRequestContext, account: PrivateKeyAccount): Promise<string> {
+  const challenge = await request.post('/api/v1/auth/challenge', { data: { owner_wallet: account.address, agent_pubkey: `e2e-${Date.now()}` } });
+  const { challenge: message, challenge_id } = (await challenge.json()) as { challenge: string; challenge_id: string };
+  const verify = await request.post('/api/v1/auth/verify', { data: { challenge_id, signature: await account.signMessage({ message }) } });
+  expect(verify.status()).toBe(200);
+  return ((await verify.json()) as { token: string }).token;
+}
