@@ -27,6 +27,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL,
+    viewport: { width: 1440, height: 900 },
     trace: 'off',
     launchOptions: {
       executablePath: '/usr/bin/chromium',

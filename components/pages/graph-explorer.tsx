@@ -59,7 +59,7 @@ export function GraphExplorer({ initialAgent, initialDepth }: { initialAgent: st
       .then(({ default: Sigma }) => {
         if (cancelled) return;
         try {
-          const sigma = new Sigma(g, element, { labelColor: { color: '#e2e8f0' }, renderEdgeLabels: false });
+          const sigma = new Sigma(g, element, { labelColor: { color: '#e2e8f0' }, labelRenderedSizeThreshold: 0, renderEdgeLabels: false });
           sigma.on('clickNode', ({ node }) => {
             const handle = data.nodes.find((n) => n.id === node)?.handle;
             if (handle) router.push(`/agents/${handle}`);

@@ -39,6 +39,7 @@ test('endorse an agent end to end: the wallet signs the exact text and the API s
   await page.getByLabel('Endorsement type').selectOption('security_audited');
   await page.getByRole('button', { name: 'Sign and endorse' }).click();
   await expect(page.getByTestId('endorse-result')).toContainText('Endorsed');
+  await page.screenshot({ path: 'docs/screenshots/agent-endorsed-1440.png', fullPage: true });
   await expect(page.getByTestId('endorse-message')).toHaveText(new RegExp(`^Endorse agent ${target.id} as security_audited \\d{10}$`));
   await expect(page.getByTestId('endorsement-list')).toContainText('security_audited');
   const listed = (await (await request.get(`/api/agents/${target.id}/endorse`)).json()) as {
@@ -61,6 +62,8 @@ test('mint an API key (shown once), use it, revoke it', async ({ page, request }
   expect(key).toMatch(/^ck_/);
   const row = page.getByTestId('api-keys').locator('tr', { hasText: 'e2e key' });
   await expect(row.getByTestId('key-status')).toHaveText('active');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: 'docs/screenshots/me-signed-in-1440.png', fullPage: true });
   expect((await request.get('/api/v1/credits', { headers: { 'X-Api-Key': key } })).status()).toBe(200);
   // The list never shows the secret again.
   await page.reload();

@@ -44,6 +44,7 @@ test('an admin pauses an agent (no longer callable), unpauses it, and the audit 
   page.once('dialog', (dialog) => void dialog.accept());
   await row.getByRole('button', { name: 'Pause Pause Target' }).click();
   await expect(row.getByTestId('agent-status')).toHaveText('paused (by admin)');
+  await page.screenshot({ path: 'docs/screenshots/admin-console-1440.png', fullPage: true });
   expect(await callable()).toMatchObject({ callable: false, status: 'paused' });
   // The owner cannot lift an administrator's pause.
   const resume = await request.patch(`/api/v1/agents/${target.id}`, { headers: owner, data: { status: 'active' } });
@@ -58,4 +59,5 @@ test('an admin pauses an agent (no longer callable), unpauses it, and the audit 
   await expect(log).toContainText('agent.pause');
   await expect(log).toContainText('agent.unpause');
   await expect(log).toContainText(ADMIN.address.slice(0, 6));
+  await page.screenshot({ path: 'docs/screenshots/admin-audit-log-1440.png', fullPage: true });
 });
