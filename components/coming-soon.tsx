@@ -8,7 +8,11 @@ export function ComingSoon({ title, what }: { title: string; what: string }) {
         <p className="font-medium">Coming soon</p>
         <p className="mt-1 text-slate-300">{what} This page fills in once the feature ships; no data is shown until then.</p>
         <p className="mt-3 text-sm text-slate-400">
-          Agents can follow progress in the <a className="underline hover:text-white" href="/docs">API reference</a>.
+          Agents can follow progress in the{' '}
+          <a className="underline hover:text-white" href="/docs">
+            API reference
+          </a>
+          .
         </p>
       </div>
     </PageShell>

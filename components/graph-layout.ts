@@ -2,7 +2,11 @@
  * A small force-directed layout (Fruchterman-Reingold) for at most a few hundred nodes: repulsion between
  * every pair, attraction along edges, cooling each step. Deterministic: nodes start on a circle.
  */
-export function forceLayout(ids: string[], edges: { source: string; target: string }[], iterations = 250): Map<string, { x: number; y: number }> {
+export function forceLayout(
+  ids: string[],
+  edges: { source: string; target: string }[],
+  iterations = 250,
+): Map<string, { x: number; y: number }> {
   const n = ids.length;
   const index = new Map(ids.map((id, i) => [id, i]));
   const x = new Float64Array(n);
@@ -13,7 +17,9 @@ export function forceLayout(ids: string[], edges: { source: string; target: stri
     y[i] = Math.sin(angle) * 10;
   });
   const k = Math.sqrt(400 / Math.max(1, n));
-  const links = edges.map((e) => [index.get(e.source), index.get(e.target)]).filter((p): p is [number, number] => p[0] !== undefined && p[1] !== undefined);
+  const links = edges
+    .map((e) => [index.get(e.source), index.get(e.target)])
+    .filter((p): p is [number, number] => p[0] !== undefined && p[1] !== undefined);
   let temperature = 2;
   const dx = new Float64Array(n);
   const dy = new Float64Array(n);

@@ -15,7 +15,10 @@ const LINKS = [
 export function SiteHeader() {
   return (
     <header className="border-b border-slate-800">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-slate-800 focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-slate-800 focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">

@@ -9,7 +9,11 @@ export function WalletButton() {
   if (session.wallet) {
     return (
       <div className="flex flex-wrap items-center gap-2 text-sm">
-        <Link href="/me" className="rounded-md border border-slate-700 px-3 py-1.5 hover:bg-slate-800" data-testid="session-wallet">
+        <Link
+          href="/me"
+          className="rounded-md border border-slate-700 px-3 py-1.5 hover:bg-slate-800"
+          data-testid="session-wallet"
+        >
           {shortAddress(session.wallet)}
         </Link>
         {session.isAdmin ? (

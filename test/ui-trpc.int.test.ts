@@ -76,7 +76,11 @@ describe('admin pause', () => {
     expect((await app.get(`/api/v1/agents/${id}`)).body.status).toBe('active');
     const log = await adminCaller.admin.auditLog({});
     expect(log.slice(0, 2).map((row) => row.action)).toEqual(['agent.unpause', 'agent.pause']);
-    expect(log[1]).toMatchObject({ admin_wallet: admin.address, target_id: id, details: expect.objectContaining({ reason: 'spam reports' }) });
+    expect(log[1]).toMatchObject({
+      admin_wallet: admin.address,
+      target_id: id,
+      details: expect.objectContaining({ reason: 'spam reports' }),
+    });
     await expect(app.database.sql.query('DELETE FROM admin_audit_log')).rejects.toThrow(/append-only/);
   });
 

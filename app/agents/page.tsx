@@ -7,7 +7,11 @@ export const metadata: Metadata = { title: 'Agent directory' };
 const TIERS = ['none', 'entry', 'pro', 'enterprise'];
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 
-export default async function AgentsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AgentsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
   const tier = one(params.tier);
   const minTrust = Number.parseInt(one(params.min_trust), 10);
@@ -19,7 +23,10 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
     page: Number.isFinite(page) && page > 0 ? Math.min(10_000, page) : 1,
   };
   return (
-    <PageShell title="Agent directory" intro="Every registered agent with its live trust score. Filter by tier or a minimum trust score.">
+    <PageShell
+      title="Agent directory"
+      intro="Every registered agent with its live trust score. Filter by tier or a minimum trust score."
+    >
       <AgentsDirectory initial={initial} />
     </PageShell>
   );

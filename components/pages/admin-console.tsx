@@ -33,7 +33,11 @@ function StatsChart() {
     <Card title="Platform activity per day">
       <label className="mb-3 flex items-center gap-2 text-sm">
         Period
-        <select value={days} onChange={(event) => setDays(Number(event.target.value))} className="rounded-md border border-slate-700 bg-slate-900 px-2 py-1">
+        <select
+          value={days}
+          onChange={(event) => setDays(Number(event.target.value))}
+          className="rounded-md border border-slate-700 bg-slate-900 px-2 py-1"
+        >
           <option value={7}>7 days</option>
           <option value={30}>30 days</option>
           <option value={90}>90 days</option>
@@ -42,7 +46,12 @@ function StatsChart() {
       {history.isLoading ? <Loading label="Loading history…" /> : null}
       {history.error ? <ErrorState error={history.error} title="Could not load the history" /> : null}
       {history.data ? (
-        <div className="h-64 w-full" data-testid="stats-chart" role="img" aria-label="Line chart of new agents, endorsements, attestations and paid calls per day">
+        <div
+          className="h-64 w-full"
+          data-testid="stats-chart"
+          role="img"
+          aria-label="Line chart of new agents, endorsements, attestations and paid calls per day"
+        >
           <ResponsiveContainer width="100%" height="100%">
             <LineChart data={history.data} margin={{ top: 8, right: 8, bottom: 8, left: -16 }}>
               <CartesianGrid stroke="#1e293b" />
@@ -67,7 +76,10 @@ function AgentModeration() {
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
-  const agents = useQuery({ ...trpc.admin.agents.queryOptions({ search: search || undefined, page }), placeholderData: keepPreviousData });
+  const agents = useQuery({
+    ...trpc.admin.agents.queryOptions({ search: search || undefined, page }),
+    placeholderData: keepPreviousData,
+  });
   const done = () => queryClient.invalidateQueries();
   const pause = useMutation(trpc.admin.pauseAgent.mutationOptions({ onSuccess: done }));
   const unpause = useMutation(trpc.admin.unpauseAgent.mutationOptions({ onSuccess: done }));
@@ -97,10 +109,18 @@ function AgentModeration() {
             <caption className="sr-only">Agents and their status</caption>
             <thead>
               <tr className="text-left text-slate-400">
-                <th scope="col" className="py-1 font-normal">Agent</th>
-                <th scope="col" className="py-1 font-normal">Owner</th>
-                <th scope="col" className="py-1 font-normal">Status</th>
-                <th scope="col" className="py-1 font-normal"><span className="sr-only">Actions</span></th>
+                <th scope="col" className="py-1 font-normal">
+                  Agent
+                </th>
+                <th scope="col" className="py-1 font-normal">
+                  Owner
+                </th>
+                <th scope="col" className="py-1 font-normal">
+                  Status
+                </th>
+                <th scope="col" className="py-1 font-normal">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -118,14 +138,20 @@ function AgentModeration() {
                   </td>
                   <td className="py-2 text-right">
                     {agent.admin_paused_at ? (
-                      <button type="button" onClick={() => unpause.mutate({ ref: agent.id })} className="rounded-md border border-emerald-700 px-2 py-1 hover:bg-emerald-950" aria-label={`Unpause ${agent.name}`}>
+                      <button
+                        type="button"
+                        onClick={() => unpause.mutate({ ref: agent.id })}
+                        className="rounded-md border border-emerald-700 px-2 py-1 hover:bg-emerald-950"
+                        aria-label={`Unpause ${agent.name}`}
+                      >
                         Unpause
                       </button>
                     ) : (
                       <button
                         type="button"
                         onClick={() => {
-                          if (window.confirm(`Pause ${agent.name}? It stops being callable until an admin unpauses it.`)) pause.mutate({ ref: agent.id });
+                          if (window.confirm(`Pause ${agent.name}? It stops being callable until an admin unpauses it.`))
+                            pause.mutate({ ref: agent.id });
                         }}
                         className="rounded-md border border-amber-700 px-2 py-1 hover:bg-amber-950"
                         aria-label={`Pause ${agent.name}`}
@@ -139,13 +165,23 @@ function AgentModeration() {
             </tbody>
           </table>
           <nav aria-label="Pagination" className="mt-3 flex items-center gap-3 text-sm">
-            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)} className="rounded-md border border-slate-700 px-3 py-1 disabled:opacity-40">
+            <button
+              type="button"
+              disabled={page <= 1}
+              onClick={() => setPage(page - 1)}
+              className="rounded-md border border-slate-700 px-3 py-1 disabled:opacity-40"
+            >
               Previous
             </button>
             <span>
               page {page} of {pages}
             </span>
-            <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)} className="rounded-md border border-slate-700 px-3 py-1 disabled:opacity-40">
+            <button
+              type="button"
+              disabled={page >= pages}
+              onClick={() => setPage(page + 1)}
+              className="rounded-md border border-slate-700 px-3 py-1 disabled:opacity-40"
+            >
               Next
             </button>
           </nav>
@@ -172,11 +208,21 @@ export function AuditLog() {
             <caption className="sr-only">Admin actions, newest first</caption>
             <thead>
               <tr className="text-left text-slate-400">
-                <th scope="col" className="py-1 font-normal">When</th>
-                <th scope="col" className="py-1 font-normal">Who</th>
-                <th scope="col" className="py-1 font-normal">What</th>
-                <th scope="col" className="py-1 font-normal">Target</th>
-                <th scope="col" className="py-1 font-normal">Details</th>
+                <th scope="col" className="py-1 font-normal">
+                  When
+                </th>
+                <th scope="col" className="py-1 font-normal">
+                  Who
+                </th>
+                <th scope="col" className="py-1 font-normal">
+                  What
+                </th>
+                <th scope="col" className="py-1 font-normal">
+                  Target
+                </th>
+                <th scope="col" className="py-1 font-normal">
+                  Details
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -202,7 +248,11 @@ export function AuditLog() {
           </button>
         ) : null}
         {rows.length === 50 ? (
-          <button type="button" onClick={() => setBefore(rows.at(-1)!.id)} className="rounded-md border border-slate-700 px-3 py-1">
+          <button
+            type="button"
+            onClick={() => setBefore(rows.at(-1)!.id)}
+            className="rounded-md border border-slate-700 px-3 py-1"
+          >
             Older
           </button>
         ) : null}

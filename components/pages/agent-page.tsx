@@ -10,7 +10,11 @@ import { useSession } from '../use-session';
 const ATTESTATION_TYPES = ['verified', 'trusted', 'skill_verified', 'security_audited'] as const;
 type AttestationType = (typeof ATTESTATION_TYPES)[number];
 
-const COMPONENTS: [key: 'verified' | 'tier' | 'skills' | 'attestations' | 'account_age' | 'connections', label: string, max: number][] = [
+const COMPONENTS: [
+  key: 'verified' | 'tier' | 'skills' | 'attestations' | 'account_age' | 'connections',
+  label: string,
+  max: number,
+][] = [
   ['verified', 'Verified', 20],
   ['tier', 'Tier', 50],
   ['skills', 'Published skills', 50],
@@ -110,8 +114,10 @@ export function AgentPage({ agentRef }: { agentRef: string }) {
                 .filter((attestation) => attestation.attestation_type === 'peer_attestation')
                 .map((attestation, index) => (
                   <li key={`att-${index}`} className="rounded-md border border-slate-800 px-3 py-2 text-sm">
-                    <span className="font-medium">peer attestation</span> · verdict {'verdict' in attestation ? String(attestation.verdict) : ''} ·
-                    weight {'weight' in attestation ? String(attestation.weight) : ''} · {new Date(attestation.created_at).toLocaleString('en-US')}
+                    <span className="font-medium">peer attestation</span> · verdict{' '}
+                    {'verdict' in attestation ? String(attestation.verdict) : ''} · weight{' '}
+                    {'weight' in attestation ? String(attestation.weight) : ''} ·{' '}
+                    {new Date(attestation.created_at).toLocaleString('en-US')}
                   </li>
                 ))}
             </ul>
@@ -120,8 +126,8 @@ export function AgentPage({ agentRef }: { agentRef: string }) {
 
         <Card title="Recent activity">
           <p className="mb-2 text-sm text-slate-400">
-            Calls in the last 24 h: {profile.activity_counts.invocations_received_24h} received, {profile.activity_counts.invocations_made_24h}{' '}
-            made.
+            Calls in the last 24 h: {profile.activity_counts.invocations_received_24h} received,{' '}
+            {profile.activity_counts.invocations_made_24h} made.
           </p>
           {profile.recent_activity.length === 0 ? (
             <p className="text-slate-300">No recent activity.</p>
@@ -129,7 +135,8 @@ export function AgentPage({ agentRef }: { agentRef: string }) {
             <ul className="flex flex-col gap-1 text-sm">
               {profile.recent_activity.map((event) => (
                 <li key={event.id}>
-                  <span className="font-mono text-emerald-300">{event.event}</span> · {new Date(event.timestamp).toLocaleString('en-US')}
+                  <span className="font-mono text-emerald-300">{event.event}</span> ·{' '}
+                  {new Date(event.timestamp).toLocaleString('en-US')}
                 </li>
               ))}
             </ul>
@@ -195,7 +202,9 @@ function EndorseCard({ agentId, ownerWallet }: { agentId: string; ownerWallet: s
   const [type, setType] = useState<AttestationType>('trusted');
   const [message, setMessage] = useState<string | null>(null);
   const endorse = useMutation(
-    trpc.agents.endorse.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.agents.get.queryKey() }) }),
+    trpc.agents.endorse.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.agents.get.queryKey() }),
+    }),
   );
   const [signError, setSignError] = useState<string | null>(null);
 

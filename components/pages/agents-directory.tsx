@@ -123,11 +123,15 @@ export function AgentsDirectory({ initial }: { initial: DirectoryFilters }) {
                   {agent.bio ? <p className="mt-2 line-clamp-2 text-sm text-slate-300">{agent.bio}</p> : null}
                   <p className="mt-2 flex flex-wrap gap-2 text-xs">
                     <span className="rounded bg-slate-800 px-2 py-0.5">tier {agent.tier}</span>
-                    <span className={`rounded px-2 py-0.5 ${agent.status === 'active' ? 'bg-slate-800' : 'bg-amber-900 text-amber-100'}`}>
+                    <span
+                      className={`rounded px-2 py-0.5 ${agent.status === 'active' ? 'bg-slate-800' : 'bg-amber-900 text-amber-100'}`}
+                    >
                       {agent.status}
                     </span>
                     {agent.is_callable && agent.status === 'active' ? (
-                      <span className="rounded bg-emerald-900 px-2 py-0.5 text-emerald-100">callable · {agent.price_claw_per_call} CLAW</span>
+                      <span className="rounded bg-emerald-900 px-2 py-0.5 text-emerald-100">
+                        callable · {agent.price_claw_per_call} CLAW
+                      </span>
                     ) : null}
                   </p>
                 </li>

@@ -57,7 +57,13 @@ export function BotCheck({ next }: { next: string }) {
         )}
       </div>
       <p role="status" aria-live="polite" className="text-sm text-slate-300">
-        {state === 'checking' ? 'Checking…' : state === 'done' ? 'Done, taking you on…' : state === 'failed' ? 'The check failed. Reload the page to try again.' : ''}
+        {state === 'checking'
+          ? 'Checking…'
+          : state === 'done'
+            ? 'Done, taking you on…'
+            : state === 'failed'
+              ? 'The check failed. Reload the page to try again.'
+              : ''}
       </p>
     </div>
   );

@@ -51,7 +51,11 @@ export function GraphExplorer({ initialAgent, initialDepth }: { initialAgent: st
     }
     for (const edge of data.edges) {
       if (g.hasNode(edge.source) && g.hasNode(edge.target)) {
-        g.addEdge(edge.source, edge.target, { color: EDGE_COLORS[edge.type] ?? '#94a3b8', size: 1 + edge.strength * 2, type: 'arrow' });
+        g.addEdge(edge.source, edge.target, {
+          color: EDGE_COLORS[edge.type] ?? '#94a3b8',
+          size: 1 + edge.strength * 2,
+          type: 'arrow',
+        });
       }
     }
     // Sigma draws with WebGL; without it (some headless browsers) the table below is the view.
@@ -59,7 +63,11 @@ export function GraphExplorer({ initialAgent, initialDepth }: { initialAgent: st
       .then(({ default: Sigma }) => {
         if (cancelled) return;
         try {
-          const sigma = new Sigma(g, element, { labelColor: { color: '#e2e8f0' }, labelRenderedSizeThreshold: 0, renderEdgeLabels: false });
+          const sigma = new Sigma(g, element, {
+            labelColor: { color: '#e2e8f0' },
+            labelRenderedSizeThreshold: 0,
+            renderEdgeLabels: false,
+          });
           sigma.on('clickNode', ({ node }) => {
             const handle = data.nodes.find((n) => n.id === node)?.handle;
             if (handle) router.push(`/agents/${handle}`);
@@ -109,7 +117,10 @@ export function GraphExplorer({ initialAgent, initialDepth }: { initialAgent: st
             ))}
           </select>
         </label>
-        <button type="submit" className="self-end rounded-md bg-emerald-500 px-4 py-2 font-medium text-slate-950 hover:bg-emerald-400">
+        <button
+          type="submit"
+          className="self-end rounded-md bg-emerald-500 px-4 py-2 font-medium text-slate-950 hover:bg-emerald-400"
+        >
           Show
         </button>
       </form>
@@ -130,7 +141,11 @@ export function GraphExplorer({ initialAgent, initialDepth }: { initialAgent: st
         aria-label="Force-directed trust graph; the same nodes and edges are listed below"
         data-testid="graph-canvas"
       />
-      {renderError ? <p className="text-sm text-amber-300">The interactive view needs WebGL ({renderError}); the lists below show the same graph.</p> : null}
+      {renderError ? (
+        <p className="text-sm text-amber-300">
+          The interactive view needs WebGL ({renderError}); the lists below show the same graph.
+        </p>
+      ) : null}
       {graph.data ? (
         <details className="rounded-lg border border-slate-800 p-4" open={graph.data.nodes.length <= 12}>
           <summary className="cursor-pointer font-medium">

@@ -4,7 +4,10 @@ import Link from 'next/link';
 import { useTRPC } from '../trpc';
 import { ErrorState, Loading } from '../ui/states';
 
-const LABELS: [key: 'agents' | 'callable_agents' | 'wallets' | 'endorsements' | 'attestations' | 'invocations' | 'events', label: string][] = [
+const LABELS: [
+  key: 'agents' | 'callable_agents' | 'wallets' | 'endorsements' | 'attestations' | 'invocations' | 'events',
+  label: string,
+][] = [
   ['agents', 'Agents'],
   ['callable_agents', 'Callable agents'],
   ['wallets', 'Wallets'],
@@ -33,7 +36,9 @@ export function HomeStats() {
           </div>
         ))}
       </dl>
-      <p className="mt-2 text-xs text-slate-400">Updated {new Date(data.generated_at).toLocaleTimeString('en-US')} · refreshes every 10 s</p>
+      <p className="mt-2 text-xs text-slate-400">
+        Updated {new Date(data.generated_at).toLocaleTimeString('en-US')} · refreshes every 10 s
+      </p>
       <div className="mt-6 flex flex-wrap gap-3">
         <Link className="rounded-md bg-emerald-500 px-4 py-2 font-medium text-slate-950 hover:bg-emerald-400" href="/agents">
           Browse agents

@@ -49,8 +49,11 @@ function MyAgents() {
     return (
       <Card title="Your agent">
         <p className="text-slate-300">
-          This wallet has no agent yet. Register one through the API (<a className="underline" href="/docs">API reference</a>), then
-          manage it here.
+          This wallet has no agent yet. Register one through the API (
+          <a className="underline" href="/docs">
+            API reference
+          </a>
+          ), then manage it here.
         </p>
       </Card>
     );
@@ -118,7 +121,15 @@ function AgentEditor({ agent }: { agent: EditableAgent }) {
       <form onSubmit={submit} className="grid gap-3 sm:grid-cols-2" aria-label={`Edit ${agent.agent_name}`}>
         <label className="flex flex-col gap-1 text-sm" htmlFor={`name-${id}`}>
           Name
-          <input id={`name-${id}`} name="agent_name" defaultValue={agent.agent_name} className={input} minLength={2} maxLength={50} required />
+          <input
+            id={`name-${id}`}
+            name="agent_name"
+            defaultValue={agent.agent_name}
+            className={input}
+            minLength={2}
+            maxLength={50}
+            required
+          />
         </label>
         <label className="flex flex-col gap-1 text-sm">
           X (Twitter) handle
@@ -142,7 +153,8 @@ function AgentEditor({ agent }: { agent: EditableAgent }) {
             <input type="checkbox" name="is_callable" defaultChecked={agent.is_callable} /> Other agents may call it
           </label>
           <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" name="paused" defaultChecked={agent.status === 'paused'} disabled={agent.admin_paused} /> Paused
+            <input type="checkbox" name="paused" defaultChecked={agent.status === 'paused'} disabled={agent.admin_paused} />{' '}
+            Paused
           </label>
           <label className="flex flex-col gap-1 text-sm">
             Invoke URL
@@ -150,11 +162,22 @@ function AgentEditor({ agent }: { agent: EditableAgent }) {
           </label>
           <label className="flex flex-col gap-1 text-sm">
             Price per call (CLAW)
-            <input name="price_claw_per_call" type="number" min={0} step="0.000001" defaultValue={agent.price_claw_per_call} className={input} />
+            <input
+              name="price_claw_per_call"
+              type="number"
+              min={0}
+              step="0.000001"
+              defaultValue={agent.price_claw_per_call}
+              className={input}
+            />
           </label>
         </fieldset>
         <div className="flex items-center gap-3 sm:col-span-2">
-          <button type="submit" disabled={update.isPending} className="rounded-md bg-emerald-500 px-4 py-2 font-medium text-slate-950 hover:bg-emerald-400">
+          <button
+            type="submit"
+            disabled={update.isPending}
+            className="rounded-md bg-emerald-500 px-4 py-2 font-medium text-slate-950 hover:bg-emerald-400"
+          >
             {update.isPending ? 'Saving…' : 'Save'}
           </button>
           {update.isSuccess ? (
@@ -208,7 +231,11 @@ function ApiKeys() {
             </div>
           </fieldset>
         ) : null}
-        <button type="submit" disabled={mint.isPending || !label.trim()} className="self-start rounded-md bg-emerald-500 px-4 py-2 font-medium text-slate-950 hover:bg-emerald-400 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={mint.isPending || !label.trim()}
+          className="self-start rounded-md bg-emerald-500 px-4 py-2 font-medium text-slate-950 hover:bg-emerald-400 disabled:opacity-60"
+        >
           {mint.isPending ? 'Minting…' : 'Mint API key'}
         </button>
       </form>
@@ -232,11 +259,21 @@ function ApiKeys() {
               <caption className="sr-only">Your API keys</caption>
               <thead>
                 <tr className="text-left text-slate-400">
-                  <th scope="col" className="py-1 font-normal">Label</th>
-                  <th scope="col" className="py-1 font-normal">Prefix</th>
-                  <th scope="col" className="py-1 font-normal">Status</th>
-                  <th scope="col" className="py-1 font-normal">Last used</th>
-                  <th scope="col" className="py-1 font-normal"><span className="sr-only">Actions</span></th>
+                  <th scope="col" className="py-1 font-normal">
+                    Label
+                  </th>
+                  <th scope="col" className="py-1 font-normal">
+                    Prefix
+                  </th>
+                  <th scope="col" className="py-1 font-normal">
+                    Status
+                  </th>
+                  <th scope="col" className="py-1 font-normal">
+                    Last used
+                  </th>
+                  <th scope="col" className="py-1 font-normal">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -244,7 +281,9 @@ function ApiKeys() {
                   <tr key={key.key_id} className="border-t border-slate-800" data-key-id={key.key_id}>
                     <td className="py-2">{key.label}</td>
                     <td className="py-2 font-mono text-xs">{key.prefix}</td>
-                    <td className="py-2" data-testid="key-status">{key.status}</td>
+                    <td className="py-2" data-testid="key-status">
+                      {key.status}
+                    </td>
                     <td className="py-2">{key.last_used_at ? new Date(key.last_used_at).toLocaleString('en-US') : 'never'}</td>
                     <td className="py-2 text-right">
                       {key.status === 'active' ? (

@@ -15,17 +15,23 @@ test('sign in with the mock wallet, then sign out', async ({ page }) => {
 
 test('a sign-in challenge is single use and bound to this domain', async ({ request, baseURL }) => {
   const response = await request.post('/api/trpc/auth.challenge', { data: { wallet: MOCK.address } });
-  const { challenge_id, message } = ((await response.json()) as { result: { data: { challenge_id: string; message: string } } }).result.data;
+  const { challenge_id, message } = ((await response.json()) as { result: { data: { challenge_id: string; message: string } } })
+    .result.data;
   expect(message).toContain(`${new URL(baseURL!).host} wants you to sign in with your Ethereum account`);
   expect(message).toContain('Expiration Time:');
   const signature = await MOCK.signMessage({ message });
   const signIn = async () => {
     const { csrfToken } = (await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string };
-    await request.post('/api/auth/callback/siwe', { form: { csrfToken, challengeId: challenge_id, signature, json: 'true' }, maxRedirects: 0 });
+    await request.post('/api/auth/callback/siwe', {
+      form: { csrfToken, challengeId: challenge_id, signature, json: 'true' },
+      maxRedirects: 0,
+    });
     return ((await (await request.get('/api/auth/session')).json()) as { user?: { id: string } } | null)?.user?.id ?? null;
   };
   expect(await signIn()).toBe(MOCK.address);
-  await request.post('/api/auth/signout', { form: { csrfToken: ((await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string }).csrfToken, json: 'true' } });
+  await request.post('/api/auth/signout', {
+    form: { csrfToken: ((await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string }).csrfToken, json: 'true' },
+  });
   expect(await signIn()).toBeNull();
   // The API's sign-in does not accept a web challenge either.
   const verify = await request.post('/api/v1/auth/verify', { data: { challenge_id, signature } });
@@ -40,12 +46,16 @@ test('endorse an agent end to end: the wallet signs the exact text and the API s
   await page.getByRole('button', { name: 'Sign and endorse' }).click();
   await expect(page.getByTestId('endorse-result')).toContainText('Endorsed');
   await page.screenshot({ path: 'docs/screenshots/agent-endorsed-1440.png', fullPage: true });
-  await expect(page.getByTestId('endorse-message')).toHaveText(new RegExp(`^Endorse agent ${target.id} as security_audited \\d{10}$`));
+  await expect(page.getByTestId('endorse-message')).toHaveText(
+    new RegExp(`^Endorse agent ${target.id} as security_audited \\d{10}$`),
+  );
   await expect(page.getByTestId('endorsement-list')).toContainText('security_audited');
   const listed = (await (await request.get(`/api/agents/${target.id}/endorse`)).json()) as {
     endorsements: { attestor_wallet: string; attestation_type: string }[];
   };
-  expect(listed.endorsements).toContainEqual(expect.objectContaining({ attestor_wallet: MOCK.address, attestation_type: 'security_audited' }));
+  expect(listed.endorsements).toContainEqual(
+    expect.objectContaining({ attestor_wallet: MOCK.address, attestation_type: 'security_audited' }),
+  );
   // A second endorsement of the same type is refused, and the page says so.
   await page.getByRole('button', { name: 'Sign and endorse' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Endorsement refused' })).toContainText('already endorsed');
@@ -69,8 +79,14 @@ test('mint an API key (shown once), use it, revoke it', async ({ page, request }
   await page.reload();
   await expect(page.getByTestId('api-keys')).toBeVisible();
   expect(await page.content()).not.toContain(key);
-  await page.getByTestId('api-keys').locator('tr', { hasText: 'e2e key' }).getByRole('button', { name: /Revoke/ }).click();
-  await expect(page.getByTestId('api-keys').locator('tr', { hasText: 'e2e key' }).getByTestId('key-status')).toHaveText('revoked');
+  await page
+    .getByTestId('api-keys')
+    .locator('tr', { hasText: 'e2e key' })
+    .getByRole('button', { name: /Revoke/ })
+    .click();
+  await expect(page.getByTestId('api-keys').locator('tr', { hasText: 'e2e key' }).getByTestId('key-status')).toHaveText(
+    'revoked',
+  );
   expect((await request.get('/api/v1/credits', { headers: { 'X-Api-Key': key } })).status()).toBe(401);
 });
 
@@ -83,6 +99,8 @@ test('edit the agent profile and callable settings', async ({ page, request }) =
   await form.getByLabel('Price per call (CLAW)').fill('1.5');
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form.getByText('Saved.')).toBeVisible();
-  const agent = (await (await request.get(`/api/v1/agents?search=mock-owner-agent`)).json()) as { agents: { bio: string; price_claw_per_call: number }[] };
+  const agent = (await (await request.get(`/api/v1/agents?search=mock-owner-agent`)).json()) as {
+    agents: { bio: string; price_claw_per_call: number }[];
+  };
   expect(agent.agents[0]).toMatchObject({ bio: 'Edited from the web UI', price_claw_per_call: 1.5 });
 });

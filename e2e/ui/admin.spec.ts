@@ -19,7 +19,9 @@ test('a signed-out visitor and a non-admin get a refusal, in the UI and in tRPC'
     ['admin.pauseAgent', 'post'],
   ] as const) {
     const response =
-      method === 'get' ? await page.request.get(`/api/trpc/${path}`) : await page.request.post(`/api/trpc/${path}`, { data: { ref: 'anything' } });
+      method === 'get'
+        ? await page.request.get(`/api/trpc/${path}`)
+        : await page.request.post(`/api/trpc/${path}`, { data: { ref: 'anything' } });
     expect(response.status(), path).toBe(403);
     expect(((await response.json()) as { error: { data: { code: string } } }).error.data.code).toBe('FORBIDDEN');
   }
@@ -30,9 +32,13 @@ test('a signed-out visitor and a non-admin get a refusal, in the UI and in tRPC'
 test('an admin pauses an agent (no longer callable), unpauses it, and the audit log shows both', async ({ page, request }) => {
   const target = await seedAgent(request, 'Pause Target');
   const owner = { Authorization: `Bearer ${await bearerFor(request, target.account)}` };
-  const made = await request.patch(`/api/v1/agents/${target.id}`, { headers: owner, data: { is_callable: true, invoke_url: 'http://127.0.0.1:9/invoke' } });
+  const made = await request.patch(`/api/v1/agents/${target.id}`, {
+    headers: owner,
+    data: { is_callable: true, invoke_url: 'http://127.0.0.1:9/invoke' },
+  });
   expect(made.status(), await made.text()).toBe(200);
-  const callable = async () => ((await (await request.get(`/api/agents/${target.id}/invoke`)).json()) as { callable: boolean; status: string });
+  const callable = async () =>
+    (await (await request.get(`/api/agents/${target.id}/invoke`)).json()) as { callable: boolean; status: string };
   expect(await callable()).toMatchObject({ callable: true, status: 'active' });
   await openPage(page, '/');
   await signInWithKey(page.request, ADMIN);

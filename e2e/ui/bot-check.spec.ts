@@ -9,18 +9,32 @@ test.describe('bot check', () => {
       expect(response.headers().location).toContain(`/bot-check?next=${encodeURIComponent(path)}`);
     }
     // A forged or wrong solution earns no pass.
-    for (const payload of ['', 'not base64 json', Buffer.from(JSON.stringify({ challenge: { parameters: {} }, solution: { counter: 1 } })).toString('base64')]) {
+    for (const payload of [
+      '',
+      'not base64 json',
+      Buffer.from(JSON.stringify({ challenge: { parameters: {} }, solution: { counter: 1 } })).toString('base64'),
+    ]) {
       const verify = await request.post('/bot-check/verify', { data: { payload } });
       expect(verify.status()).toBe(400);
       expect(verify.headers()['set-cookie']).toBeUndefined();
     }
     // A made-up cookie is no pass either.
-    const forged = await request.get('/agents', { maxRedirects: 0, headers: { cookie: 'vs_human=99999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
+    const forged = await request.get('/agents', {
+      maxRedirects: 0,
+      headers: { cookie: 'vs_human=99999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+    });
     expect(forged.status()).toBe(303);
   });
 
   test('the API is never challenged', async ({ request }) => {
-    for (const path of ['/api/v1/health', '/api/stats', '/api/agents', '/api/v1/agents', '/api/openapi.json', '/api/trpc/stats.platform']) {
+    for (const path of [
+      '/api/v1/health',
+      '/api/stats',
+      '/api/agents',
+      '/api/v1/agents',
+      '/api/openapi.json',
+      '/api/trpc/stats.platform',
+    ]) {
       const response = await request.get(path, { maxRedirects: 0 });
       expect(response.status(), path).toBe(200);
       expect(response.headers()['content-type'], path).toContain('application/json');

@@ -4,10 +4,20 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** Registers an agent through the REST API (family A), signed by `account` (a fresh wallet by default). */
-export async function seedAgent(request: APIRequestContext, name: string, account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey())) {
+export async function seedAgent(
+  request: APIRequestContext,
+  name: string,
+  account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey()),
+) {
   const message = `Register agent ${name} ${nowSeconds()}`;
   const response = await request.post('/api/register-agent', {
-    data: { agentName: name, walletAddress: account.address, message, signature: await account.signMessage({ message }), bio: `${name}, seeded by the UI tests` },
+    data: {
+      agentName: name,
+      walletAddress: account.address,
+      message,
+      signature: await account.signMessage({ message }),
+      bio: `${name}, seeded by the UI tests`,
+    },
   });
   expect(response.status(), await response.text()).toBe(201);
   return { ...((await response.json()) as { id: string; handle: string; name: string }), account };
@@ -35,7 +45,8 @@ export async function signInWithMockWallet(page: Page) {
 export async function signInWithKey(request: APIRequestContext, account: PrivateKeyAccount) {
   const challenge = await request.post('/api/trpc/auth.challenge', { data: { wallet: account.address } });
   expect(challenge.status(), await challenge.text()).toBe(200);
-  const { challenge_id, message } = ((await challenge.json()) as { result: { data: { challenge_id: string; message: string } } }).result.data;
+  const { challenge_id, message } = ((await challenge.json()) as { result: { data: { challenge_id: string; message: string } } })
+    .result.data;
   const { csrfToken } = (await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string };
   const signed = await request.post('/api/auth/callback/siwe', {
     form: { csrfToken, challengeId: challenge_id, signature: await account.signMessage({ message }), json: 'true' },
@@ -59,9 +70,13 @@ export function collectConsoleErrors(page: Page): string[] {
 
 /** A family B bearer token for `account` (challenge, personal_sign, verify). */
 export async function bearerFor(request: APIRequestContext, account: PrivateKeyAccount): Promise<string> {
-  const challenge = await request.post('/api/v1/auth/challenge', { data: { owner_wallet: account.address, agent_pubkey: `e2e-${Date.now()}` } });
+  const challenge = await request.post('/api/v1/auth/challenge', {
+    data: { owner_wallet: account.address, agent_pubkey: `e2e-${Date.now()}` },
+  });
   const { challenge: message, challenge_id } = (await challenge.json()) as { challenge: string; challenge_id: string };
-  const verify = await request.post('/api/v1/auth/verify', { data: { challenge_id, signature: await account.signMessage({ message }) } });
+  const verify = await request.post('/api/v1/auth/verify', {
+    data: { challenge_id, signature: await account.signMessage({ message }) },
+  });
   expect(verify.status()).toBe(200);
   return ((await verify.json()) as { token: string }).token;
 }

@@ -5,7 +5,10 @@ import { collectConsoleErrors, openPage, seedAgent } from './helpers';
 
 const SCREENSHOTS = 'docs/screenshots';
 
-test('every page: unique title, an h1, no console errors, no serious axe violations, 375 and 1440 px', async ({ page, request }) => {
+test('every page: unique title, an h1, no console errors, no serious axe violations, 375 and 1440 px', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   const agent = await seedAgent(request, 'Browse Target');
   const pages = [
@@ -40,20 +43,26 @@ test('every page: unique title, an h1, no console errors, no serious axe violati
       if (width === 1440) titles.set(path, title);
       const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
       const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), path).toEqual([]);
+      expect(
+        serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        path,
+      ).toEqual([]);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${path} scrolls sideways at ${width}px`).toBeLessThanOrEqual(1);
       expect(errors, path).toEqual([]);
       page.removeAllListeners('console');
       page.removeAllListeners('pageerror');
-      const name = path === '/' ? 'home' : path.slice(1).replace(/[/?=]/g, '-').replace(agent.handle, 'agent').replace(agent.id, 'agent-id');
+      const name =
+        path === '/' ? 'home' : path.slice(1).replace(/[/?=]/g, '-').replace(agent.handle, 'agent').replace(agent.id, 'agent-id');
       if (!name.includes('agent-id') && !name.startsWith('jobs-')) {
         await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: width === 1440 });
       }
     }
   }
   // Unique titles (the two URLs of one agent name the same agent, as do the graph's two views).
-  const distinct = new Set([...titles.entries()].filter(([path]) => !path.includes(agent.id) && !path.includes('?agent=')).map(([, title]) => title));
+  const distinct = new Set(
+    [...titles.entries()].filter(([path]) => !path.includes(agent.id) && !path.includes('?agent=')).map(([, title]) => title),
+  );
   expect(distinct.size).toBe(pages.length - 2);
 });
 

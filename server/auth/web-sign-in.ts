@@ -55,7 +55,8 @@ export async function verifyWebSignIn(challengeId: string, signature: string): P
   const parsed = parseSiweMessage(challenge.message);
   const base = new URL(config.PUBLIC_BASE_URL);
   if (
-    !validateSiweMessage({ message: parsed, address: wallet, domain: base.host }) || parsed.chainId !== config.CHAIN_ID ||
+    !validateSiweMessage({ message: parsed, address: wallet, domain: base.host }) ||
+    parsed.chainId !== config.CHAIN_ID ||
     parsed.statement !== WEB_STATEMENT
   ) {
     throw refused();

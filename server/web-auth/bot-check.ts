@@ -41,7 +41,12 @@ export async function verifyBotPayload(payload: unknown): Promise<{ value: strin
   if (decoded.challenge.parameters.cost !== config.BOT_CHECK_COST) return null;
   let result;
   try {
-    result = await verifySolution({ challenge: decoded.challenge, solution: decoded.solution, deriveKey, hmacSignatureSecret: hmacSecret() });
+    result = await verifySolution({
+      challenge: decoded.challenge,
+      solution: decoded.solution,
+      deriveKey,
+      hmacSignatureSecret: hmacSecret(),
+    });
   } catch {
     return null;
   }

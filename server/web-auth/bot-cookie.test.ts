@@ -16,13 +16,25 @@ describe('bot check pass cookie', () => {
     expect(isValidBotPass('y'.repeat(64), pass.value)).toBe(false);
     const [expires, mac] = pass.value.split('.');
     expect(isValidBotPass(SECRET, `${Number(expires) + 1000}.${mac}`)).toBe(false);
-    for (const value of [undefined, '', 'abc', `${expires}.`, `${expires}.${mac}x`]) expect(isValidBotPass(SECRET, value)).toBe(false);
+    for (const value of [undefined, '', 'abc', `${expires}.`, `${expires}.${mac}x`])
+      expect(isValidBotPass(SECRET, value)).toBe(false);
   });
 
   it('never applies to the API, the docs, the check itself or assets', () => {
-    for (const path of ['/api', '/api/v1/health', '/api/trpc/x', '/api/auth/session', '/docs', '/bot-check', '/bot-check/verify', '/_next/static/a.js', '/favicon.svg']) {
+    for (const path of [
+      '/api',
+      '/api/v1/health',
+      '/api/trpc/x',
+      '/api/auth/session',
+      '/docs',
+      '/bot-check',
+      '/bot-check/verify',
+      '/_next/static/a.js',
+      '/favicon.svg',
+    ]) {
       expect(isExemptFromBotCheck(path), path).toBe(true);
     }
-    for (const path of ['/', '/agents', '/agents/x', '/me', '/admin', '/apiary', '/docs2']) expect(isExemptFromBotCheck(path), path).toBe(false);
+    for (const path of ['/', '/agents', '/agents/x', '/me', '/admin', '/apiary', '/docs2'])
+      expect(isExemptFromBotCheck(path), path).toBe(false);
   });
 });

@@ -10,7 +10,13 @@ import { runtime } from '../core/runtime';
 
 export const SESSION_MAX_AGE_S = 24 * 60 * 60;
 
-const credentials = z.object({ challengeId: z.uuid(), signature: z.string().regex(/^0x[0-9a-fA-F]+$/).max(10_000) });
+const credentials = z.object({
+  challengeId: z.uuid(),
+  signature: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]+$/)
+    .max(10_000),
+});
 
 /** True when the wallet is listed in ADMIN_WALLETS (read on every request, so a change applies at restart). */
 export async function isAdminWallet(wallet: Address | null): Promise<boolean> {

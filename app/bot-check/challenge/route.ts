@@ -4,7 +4,6 @@ import { runtime } from '@/server/core/runtime';
 
 export const dynamic = 'force-dynamic';
 
-
 export async function GET() {
   await runtime();
   return Response.json(await createBotChallenge(), { headers: { 'cache-control': 'no-store' } });

@@ -15,6 +15,11 @@ export async function POST(request: Request) {
   const secure = config.PUBLIC_BASE_URL.startsWith('https:') ? '; Secure' : '';
   return Response.json(
     { ok: true },
-    { headers: { 'set-cookie': `${BOT_COOKIE}=${pass.value}; Path=/; Max-Age=${pass.maxAge}; HttpOnly; SameSite=Lax${secure}`, 'cache-control': 'no-store' } },
+    {
+      headers: {
+        'set-cookie': `${BOT_COOKIE}=${pass.value}; Path=/; Max-Age=${pass.maxAge}; HttpOnly; SameSite=Lax${secure}`,
+        'cache-control': 'no-store',
+      },
+    },
   );
 }

@@ -7,5 +7,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 
 export default async function JobPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return <ComingSoon title={`Job ${id.slice(0, 64)}`} what="Job pages (description, bids, escrow, delivery) are not available yet." />;
+  return (
+    <ComingSoon title={`Job ${id.slice(0, 64)}`} what="Job pages (description, bids, escrow, delivery) are not available yet." />
+  );
 }

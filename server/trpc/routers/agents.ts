@@ -40,7 +40,13 @@ export const agentsRouter = router({
   get: publicProcedure.input(z.object({ ref })).query(async ({ input, ctx }) => {
     const profile = await agentProfileB(input.ref, ctx.wallet);
     const [endorsements, publicView] = await Promise.all([listEndorsements(profile.agent_id), publicProfile(profile.agent_id)]);
-    return { profile, endorsements, attestations: publicView.attestations, skills: publicView.skills, propagated: publicView.trust.propagated };
+    return {
+      profile,
+      endorsements,
+      attestations: publicView.attestations,
+      skills: publicView.skills,
+      propagated: publicView.trust.propagated,
+    };
   }),
   /** Endorse from the agent's page: the wallet signed `Endorse agent <id> as <type> <unix seconds>` (checked as the REST endpoint does). */
   endorse: walletProcedure

@@ -5,6 +5,7 @@ import { lastForwardedFor } from '@/server/http/client-ip';
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
-const handle = (request: Request) => handleTrpcRequest(request, lastForwardedFor(request.headers.get('x-forwarded-for')) ?? 'unknown');
+const handle = (request: Request) =>
+  handleTrpcRequest(request, lastForwardedFor(request.headers.get('x-forwarded-for')) ?? 'unknown');
 
 export { handle as GET, handle as POST };
