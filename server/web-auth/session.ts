@@ -6,6 +6,7 @@ import { getAddress, type Address } from 'viem';
 import { z } from 'zod';
 import { verifyWebSignIn } from '../auth/web-sign-in';
 import { ApiError } from '../core/errors';
+import { log } from '../core/log';
 import { runtime } from '../core/runtime';
 
 export const SESSION_MAX_AGE_S = 24 * 60 * 60;
@@ -33,6 +34,13 @@ async function authConfig(): Promise<NextAuthConfig> {
     basePath: '/api/auth',
     session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_S },
     pages: { signIn: '/me' },
+    // A refused signature is an expected answer (the UI says so), not a server error.
+    logger: {
+      error(error) {
+        if (error.name !== 'CredentialsSignin') log.error({ err: error }, 'next-auth error');
+      },
+      warn() {},
+    },
     providers: [
       Credentials({
         id: 'siwe',
