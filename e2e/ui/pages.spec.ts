@@ -11,6 +11,18 @@ test('every page: unique title, an h1, no console errors, no serious axe violati
 }) => {
   test.setTimeout(240_000);
   const agent = await seedAgent(request, 'Browse Target');
+  // A second agent endorses the first, so the graph around it has an edge.
+  const friend = await seedAgent(request, 'Browse Friend');
+  const message = `Endorse agent ${agent.id} as trusted ${Math.floor(Date.now() / 1000)}`;
+  const endorsed = await request.post(`/api/agents/${agent.id}/endorse`, {
+    data: {
+      endorser_wallet: friend.account.address,
+      attestation_type: 'trusted',
+      message,
+      signature: await friend.account.signMessage({ message }),
+    },
+  });
+  expect(endorsed.status(), await endorsed.text()).toBe(201);
   const pages = [
     '/',
     '/agents',
@@ -50,6 +62,7 @@ test('every page: unique title, an h1, no console errors, no serious axe violati
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${path} scrolls sideways at ${width}px`).toBeLessThanOrEqual(1);
       expect(errors, path).toEqual([]);
+      if (path.startsWith('/graph?agent=')) await expect(page.getByText('2 agents, 1 edges')).toBeVisible();
       page.removeAllListeners('console');
       page.removeAllListeners('pageerror');
       const name =
