@@ -39,6 +39,12 @@ test.describe('bot check', () => {
       expect(response.status(), path).toBe(200);
       expect(response.headers()['content-type'], path).toContain('application/json');
     }
+    // Unknown paths of the Next-served API prefixes answer JSON 404 too, never a page or the check.
+    for (const path of ['/api/trpc/nope', '/api/auth/nope']) {
+      const response = await request.get(path, { maxRedirects: 0 });
+      expect(response.status(), path).toBe(404);
+      expect(response.headers()['content-type'], path).toContain('application/json');
+    }
     const docs = await request.get('/docs', { maxRedirects: 0 });
     expect(docs.status()).toBe(200);
   });
