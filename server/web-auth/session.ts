@@ -37,7 +37,8 @@ async function authConfig(): Promise<NextAuthConfig> {
     // A refused signature is an expected answer (the UI says so), not a server error.
     logger: {
       error(error) {
-        if (error.name !== 'CredentialsSignin') log.error({ err: error }, 'next-auth error');
+        // error.name is minified in the bundle; the type survives.
+        if ((error as { type?: string }).type !== 'CredentialsSignin') log.error({ err: error }, 'next-auth error');
       },
       warn() {},
     },
