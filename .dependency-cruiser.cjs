@@ -29,6 +29,7 @@ const LAYERS = [
   ],
   ['stats', 'health'],
   ['http'],
+  ['web-auth'],
   ['api', 'trpc', 'mcp', 'scheduler'],
 ];
 

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const SOURCES = ['app', 'components', 'server', 'public', 'next.config.ts', 'package.json', 'prisma/schema.prisma'];
+const SOURCES = ['app', 'components', 'server', 'public', 'next.config.ts', 'proxy.ts', 'package.json', 'prisma/schema.prisma'];
 
 function newestMtime(entry) {
   if (!existsSync(entry)) return 0;

@@ -38,6 +38,9 @@ export function assertJsonSchema(schema: Record<string, unknown>): void {
 export async function patchAgent(caller: Caller, ref: string, patch: AgentPatch) {
   const agent = await requireAgent(ref);
   if (agent.ownerWallet !== caller.wallet) throw new ApiError('forbidden', 'Only the agent owner can change this agent');
+  if (patch.status === 'active' && agent.adminPausedAt) {
+    throw new ApiError('forbidden', 'An administrator paused this agent; only an administrator can resume it');
+  }
   const { config } = currentRuntime();
   if (patch.invokeUrl) {
     checkOutboundUrl(

@@ -5,6 +5,7 @@ import { database, db } from '../core/db';
 import { ApiError } from '../core/errors';
 import { hashSecret, newAccessToken, newApiKey, TOKEN_TTL_MS } from './credentials';
 import { verifyWalletSignature } from '../signatures/verify-signature';
+import { WEB_SIGN_IN_PUBKEY } from './web-sign-in';
 
 const refused = () =>
   new ApiError('invalid_signature', 'Challenge is unknown, expired, already used, or the signature does not match');
@@ -16,7 +17,9 @@ const refused = () =>
  */
 export async function verifyChallenge(challengeId: string, signature: string) {
   const challenge = await db().authChallenge.findUnique({ where: { id: challengeId } });
-  if (!challenge || challenge.usedAt || challenge.expiresAt <= new Date()) throw refused();
+  // A web app sign-in challenge (web-sign-in.ts) never yields an API token.
+  if (!challenge || challenge.agentPubkey === WEB_SIGN_IN_PUBKEY || challenge.usedAt || challenge.expiresAt <= new Date())
+    throw refused();
   const wallet = getAddress(challenge.wallet);
   if (!(await verifyWalletSignature(wallet, challenge.message, signature))) throw refused();
 

@@ -63,6 +63,13 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // EIP-191 recovery: the native libsecp256k1 addon when it loads, or viem's pure JS (benchmarks).
   SIGNATURE_BACKEND: z.enum(['native', 'js']).default('native'),
+  // Human pages' proof-of-work bot check (ALTCHA, docs/ui.md): on/off, work per attempt, how long a pass lasts.
+  BOT_CHECK: z.enum(['on', 'off']).default('on'),
+  BOT_CHECK_COST: int(1, 1_000_000).default(5_000),
+  BOT_CHECK_TTL_HOURS: int(1, 24 * 365).default(24 * 7),
+  // Tests only: the web app offers wagmi's mock connector for this address, signing through this JSON-RPC node.
+  UI_MOCK_WALLET: address.optional(),
+  UI_MOCK_WALLET_RPC_URL: url(['http:', 'https:']).optional(),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   CRON_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });

@@ -17,7 +17,7 @@ export default endpoint({
   body: patchAgentBody,
   status: 200,
   response: agentB,
-  errors: { 403: 'Not the owner', 404: 'Unknown agent' },
+  errors: { 403: 'Not the owner, or an administrator paused the agent', 404: 'Unknown agent' },
   async handler({ caller, params, body }) {
     const agent = await patchAgent(caller, params.id, {
       agentName: body.agent_name,

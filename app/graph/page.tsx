@@ -1,0 +1,24 @@
+import type { Metadata } from 'next';
+import { GraphExplorer } from '@/components/pages/graph-explorer';
+import { PageShell } from '@/components/ui/states';
+
+export const metadata: Metadata = { title: 'Trust graph explorer' };
+
+const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
+
+export default async function GraphPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const params = await searchParams;
+  const depth = Number.parseInt(one(params.depth), 10);
+  return (
+    <PageShell
+      title="Trust graph explorer"
+      intro="Endorsements, attestations and paid calls connect agents. Pick an agent and a depth of 1 to 4 hops; click a node to open its page."
+    >
+      <GraphExplorer initialAgent={one(params.agent).slice(0, 64)} initialDepth={depth >= 1 && depth <= 4 ? depth : 2} />
+    </PageShell>
+  );
+}

@@ -1,0 +1,168 @@
+'use client';
+import { useQuery } from '@tanstack/react-query';
+import Graph from 'graphology';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useEffect, useRef, useState } from 'react';
+import { forceLayout } from '../graph-layout';
+import { useTRPC } from '../trpc';
+import { ErrorState, Loading } from '../ui/states';
+
+export const EDGE_COLORS: Record<string, string> = { trust: '#34d399', collaboration: '#60a5fa', partnership: '#f472b6' };
+
+export function GraphExplorer({ initialAgent, initialDepth }: { initialAgent: string; initialDepth: number }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const [agentText, setAgentText] = useState(initialAgent);
+  const [agent, setAgent] = useState(initialAgent);
+  const [depth, setDepth] = useState(initialDepth);
+  const container = useRef<HTMLDivElement>(null);
+  const [renderError, setRenderError] = useState<string | null>(null);
+  const graph = useQuery(trpc.graph.around.queryOptions({ agent: agent || undefined, depth }));
+
+  useEffect(() => {
+    const params = new URLSearchParams();
+    if (agent) params.set('agent', agent);
+    if (depth !== 2) params.set('depth', String(depth));
+    const query = params.toString();
+    router.replace(query ? `/graph?${query}` : '/graph', { scroll: false });
+  }, [agent, depth, router]);
+
+  useEffect(() => {
+    const data = graph.data;
+    const element = container.current;
+    if (!data || !element) return;
+    let renderer: { kill(): void } | null = null;
+    let cancelled = false;
+    const g = new Graph({ multi: true, type: 'directed' });
+    const positions = forceLayout(
+      data.nodes.map((node) => node.id),
+      data.edges,
+    );
+    for (const node of data.nodes) {
+      const position = positions.get(node.id)!;
+      g.addNode(node.id, {
+        label: `${node.name} (${node.trust_score})`,
+        x: position.x,
+        y: position.y,
+        size: 4 + Math.min(12, node.trust_score / 20),
+        color: node.id === data.focus ? '#fbbf24' : '#e2e8f0',
+      });
+    }
+    for (const edge of data.edges) {
+      if (g.hasNode(edge.source) && g.hasNode(edge.target)) {
+        g.addEdge(edge.source, edge.target, {
+          color: EDGE_COLORS[edge.type] ?? '#94a3b8',
+          size: 1 + edge.strength * 2,
+          type: 'arrow',
+        });
+      }
+    }
+    // Sigma draws with WebGL; without it (some headless browsers) the table below is the view.
+    import('sigma')
+      .then(({ default: Sigma }) => {
+        if (cancelled) return;
+        try {
+          const sigma = new Sigma(g, element, {
+            labelColor: { color: '#e2e8f0' },
+            labelRenderedSizeThreshold: 0,
+            renderEdgeLabels: false,
+          });
+          sigma.on('clickNode', ({ node }) => {
+            const handle = data.nodes.find((n) => n.id === node)?.handle;
+            if (handle) router.push(`/agents/${handle}`);
+          });
+          renderer = sigma;
+          setRenderError(null);
+        } catch (error) {
+          setRenderError(error instanceof Error ? error.message : String(error));
+        }
+      })
+      .catch((error: unknown) => setRenderError(String(error)));
+    return () => {
+      cancelled = true;
+      renderer?.kill();
+    };
+  }, [graph.data, router]);
+
+  return (
+    <div className="flex flex-col gap-4">
+      <form
+        className="grid gap-3 sm:grid-cols-[1fr_auto_auto]"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setAgent(agentText.trim());
+        }}
+      >
+        <label className="flex flex-col gap-1 text-sm">
+          Agent (id or handle; empty for the most trusted agents)
+          <input
+            value={agentText}
+            onChange={(event) => setAgentText(event.target.value)}
+            className="rounded-md border border-slate-700 bg-slate-900 px-3 py-2 text-base"
+            maxLength={64}
+          />
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          Depth
+          <select
+            value={depth}
+            onChange={(event) => setDepth(Number(event.target.value))}
+            className="rounded-md border border-slate-700 bg-slate-900 px-3 py-2 text-base"
+          >
+            {[1, 2, 3, 4].map((value) => (
+              <option key={value} value={value}>
+                {value} hop{value > 1 ? 's' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="submit"
+          className="self-end rounded-md bg-emerald-500 px-4 py-2 font-medium text-slate-950 hover:bg-emerald-400"
+        >
+          Show
+        </button>
+      </form>
+      <p className="flex flex-wrap gap-4 text-sm" aria-label="Edge colours">
+        {Object.entries(EDGE_COLORS).map(([type, color]) => (
+          <span key={type} className="flex items-center gap-2">
+            <span className="inline-block h-1 w-6 rounded" style={{ background: color }} aria-hidden="true" />
+            {type}
+          </span>
+        ))}
+      </p>
+      {graph.isLoading ? <Loading label="Loading the trust graph…" /> : null}
+      {graph.error ? <ErrorState error={graph.error} title="Could not load the graph" /> : null}
+      <div
+        ref={container}
+        className="h-[420px] w-full rounded-lg border border-slate-800 bg-slate-900/60 sm:h-[560px]"
+        role="img"
+        aria-label="Force-directed trust graph; the same nodes and edges are listed below"
+        data-testid="graph-canvas"
+      />
+      {renderError ? (
+        <p className="text-sm text-amber-300">
+          The interactive view needs WebGL ({renderError}); the lists below show the same graph.
+        </p>
+      ) : null}
+      {graph.data ? (
+        <details className="rounded-lg border border-slate-800 p-4" open={graph.data.nodes.length <= 12}>
+          <summary className="cursor-pointer font-medium">
+            {graph.data.nodes.length} agents, {graph.data.edges.length} edges{graph.data.truncated ? ' (truncated)' : ''}
+          </summary>
+          <ul className="mt-3 grid gap-1 text-sm sm:grid-cols-2" data-testid="graph-nodes">
+            {graph.data.nodes.map((node) => (
+              <li key={node.id}>
+                <Link className="underline hover:text-white" href={`/agents/${node.handle}`}>
+                  {node.name}
+                </Link>{' '}
+                · trust {node.trust_score}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </div>
+  );
+}

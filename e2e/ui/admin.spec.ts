@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test';
+import { bearerFor, openPage, seedAgent, signInWithKey, signInWithMockWallet } from './helpers';
+import { ADMIN } from './wallets';
+
+test('a signed-out visitor and a non-admin get a refusal, in the UI and in tRPC', async ({ page }) => {
+  await openPage(page, '/admin');
+  await expect(page.getByTestId('admin-refused')).toContainText('Sign in with an admin wallet');
+  await expect(page.getByTestId('admin-agents')).toHaveCount(0);
+  const anonymous = await page.request.get('/api/trpc/admin.agents?input=%7B%7D');
+  expect(anonymous.status()).toBe(401);
+
+  await signInWithMockWallet(page);
+  await page.reload();
+  await expect(page.getByTestId('admin-refused')).toContainText('not one of them');
+  await expect(page.getByRole('link', { name: 'Admin' })).toHaveCount(0);
+  for (const [path, method] of [
+    ['admin.agents?input=%7B%7D', 'get'],
+    ['admin.auditLog?input=%7B%7D', 'get'],
+    ['admin.pauseAgent', 'post'],
+  ] as const) {
+    const response =
+      method === 'get'
+        ? await page.request.get(`/api/trpc/${path}`)
+        : await page.request.post(`/api/trpc/${path}`, { data: { ref: 'anything' } });
+    expect(response.status(), path).toBe(403);
+    expect(((await response.json()) as { error: { data: { code: string } } }).error.data.code).toBe('FORBIDDEN');
+  }
+  await openPage(page, '/admin/audit');
+  await expect(page.getByTestId('admin-refused')).toBeVisible();
+});
+
+test('an admin pauses an agent (no longer callable), unpauses it, and the audit log shows both', async ({ page, request }) => {
+  const target = await seedAgent(request, 'Pause Target');
+  const owner = { Authorization: `Bearer ${await bearerFor(request, target.account)}` };
+  const made = await request.patch(`/api/v1/agents/${target.id}`, {
+    headers: owner,
+    data: { is_callable: true, invoke_url: 'http://127.0.0.1:9/invoke' },
+  });
+  expect(made.status(), await made.text()).toBe(200);
+  const callable = async () =>
+    (await (await request.get(`/api/agents/${target.id}/invoke`)).json()) as { callable: boolean; status: string };
+  expect(await callable()).toMatchObject({ callable: true, status: 'active' });
+  await openPage(page, '/');
+  await signInWithKey(page.request, ADMIN);
+  await openPage(page, '/admin');
+  await expect(page.getByTestId('stats-chart')).toBeVisible();
+  await page.getByLabel('Search').fill('pause-target');
+  const row = page.getByTestId('admin-agents').locator(`tr[data-handle="${target.handle}"]`);
+  await expect(row.getByTestId('agent-status')).toHaveText('active');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await row.getByRole('button', { name: 'Pause Pause Target' }).click();
+  await expect(row.getByTestId('agent-status')).toHaveText('paused (by admin)');
+  await page.screenshot({ path: 'docs/screenshots/admin-console-1440.png', fullPage: true });
+  expect(await callable()).toMatchObject({ callable: false, status: 'paused' });
+  // The owner cannot lift an administrator's pause.
+  const resume = await request.patch(`/api/v1/agents/${target.id}`, { headers: owner, data: { status: 'active' } });
+  expect(resume.status()).toBe(403);
+
+  await row.getByRole('button', { name: 'Unpause Pause Target' }).click();
+  await expect(row.getByTestId('agent-status')).toHaveText('active');
+  expect(await callable()).toMatchObject({ callable: true, status: 'active' });
+
+  await openPage(page, '/admin/audit');
+  const log = page.getByTestId('audit-log');
+  await expect(log).toContainText('agent.pause');
+  await expect(log).toContainText('agent.unpause');
+  await expect(log).toContainText(ADMIN.address.slice(0, 6));
+  await page.screenshot({ path: 'docs/screenshots/admin-audit-log-1440.png', fullPage: true });
+});

@@ -1,0 +1,42 @@
+// Playwright's webServer for the UI tests: a throwaway anvil (the wagmi mock connector signs through
+// it with its first dev account) and the built app (server.ts) on the ports playwright.config.ts chose,
+// with a fresh DATA_DIR. Stops both when Playwright stops it.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ADMIN, MOCK } from './wallets';
+
+const appPort = process.env.UI_E2E_PORT!;
+const anvilPort = process.env.UI_E2E_ANVIL_PORT!;
+const anvil = spawn('node_modules/.bin/anvil', ['--port', anvilPort, '--host', '127.0.0.1', '--chain-id', '8453', '--silent'], {
+  stdio: 'inherit',
+});
+const base = `http://127.0.0.1:${appPort}`;
+const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: appPort,
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'vouchsafe-ui-e2e-')),
+    PUBLIC_BASE_URL: base,
+    ADMIN_WALLETS: ADMIN.address,
+    UI_MOCK_WALLET: MOCK.address,
+    UI_MOCK_WALLET_RPC_URL: `http://127.0.0.1:${anvilPort}`,
+    BOT_CHECK: 'on',
+    BOT_CHECK_COST: '100',
+    ALLOW_PRIVATE_URLS: 'true',
+    LOG_LEVEL: 'warn',
+  },
+});
+const stop = () => {
+  server.kill('SIGTERM');
+  anvil.kill('SIGTERM');
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+server.on('exit', (code) => {
+  anvil.kill('SIGTERM');
+  process.exit(code ?? 0);
+});

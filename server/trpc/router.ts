@@ -1,0 +1,19 @@
+import { router } from './init';
+import { adminRouter } from './routers/admin';
+import { agentsRouter } from './routers/agents';
+import { authRouter } from './routers/auth';
+import { graphRouter } from './routers/graph';
+import { meRouter } from './routers/me';
+import { statsRouter } from './routers/stats';
+
+/** The UI's procedures (/api/trpc), over the same services as the REST API (docs/ui.md). */
+export const appRouter = router({
+  auth: authRouter,
+  stats: statsRouter,
+  agents: agentsRouter,
+  graph: graphRouter,
+  me: meRouter,
+  admin: adminRouter,
+});
+
+export type AppRouter = typeof appRouter;

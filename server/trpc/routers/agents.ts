@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { listAgents } from '../../directory/list-agents';
+import { presentAgentsB } from '../../directory/agent-views';
+import { agentProfileB } from '../../directory/agent-profile';
+import { publicProfile } from '../../directory/public-profile';
+import { endorseAgent, listEndorsements } from '../../trust/endorsements';
+import { TIERS } from '../../schemas/agent';
+import { ATTESTATION_TYPES } from '../../schemas/trust';
+import { httpUrl } from '../../schemas/common';
+import { TRUST_MAX } from '../../trust/trust-score';
+import { publicProcedure, router, walletProcedure } from '../init';
+
+const ref = z.string().trim().min(1).max(64);
+
+export const agentsRouter = router({
+  /** The directory: search by name or handle, tier and minimum trust filters, pages of `pageSize`. */
+  list: publicProcedure
+    .input(
+      z.object({
+        search: z.string().max(100).optional(),
+        tier: z.enum(TIERS).optional(),
+        minTrust: z.number().int().min(0).max(TRUST_MAX).default(0),
+        callable: z.boolean().optional(),
+        page: z.number().int().min(1).max(10_000).default(1),
+        pageSize: z.number().int().min(1).max(100).default(20),
+      }),
+    )
+    .query(async ({ input }) => {
+      const { agents, total } = await listAgents({
+        search: input.search,
+        tier: input.tier,
+        isCallable: input.callable,
+        minTrustScore: input.minTrust,
+        limit: input.pageSize,
+        offset: (input.page - 1) * input.pageSize,
+      });
+      return { agents: await presentAgentsB(agents), total, page: input.page, pageSize: input.pageSize };
+    }),
+  /** One agent's page: record with trust breakdown and recent activity, endorsements, attestations. */
+  get: publicProcedure.input(z.object({ ref })).query(async ({ input, ctx }) => {
+    const profile = await agentProfileB(input.ref, ctx.wallet);
+    const [endorsements, publicView] = await Promise.all([listEndorsements(profile.agent_id), publicProfile(profile.agent_id)]);
+    return {
+      profile,
+      endorsements,
+      attestations: publicView.attestations,
+      skills: publicView.skills,
+      propagated: publicView.trust.propagated,
+    };
+  }),
+  /** Endorse from the agent's page: the wallet signed `Endorse agent <id> as <type> <unix seconds>` (checked as the REST endpoint does). */
+  endorse: walletProcedure
+    .input(
+      z.object({
+        ref,
+        attestationType: z.enum(ATTESTATION_TYPES),
+        evidenceUrl: httpUrl.optional(),
+        message: z.string().min(1).max(500),
+        signature: z.string().min(1).max(10_000),
+      }),
+    )
+    .mutation(({ input, ctx }) =>
+      endorseAgent({
+        ref: input.ref,
+        endorserWallet: ctx.wallet,
+        attestationType: input.attestationType,
+        evidenceUrl: input.evidenceUrl,
+        message: input.message,
+        signature: input.signature,
+      }),
+    ),
+});
