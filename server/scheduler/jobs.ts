@@ -1,4 +1,5 @@
 import { settleStaleInvocations } from '../invoke/settle-stale-invocations';
+import { refreshActiveTiers, TIER_TTL_MS } from '../agents/tiers';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
 
@@ -15,6 +16,12 @@ export const JOBS: Job[] = [
     everyMs: 60_000,
     // Well past the router's own limit, so a call still in flight is never touched.
     run: (runtime) => settleStaleInvocations(runtime.config.INVOKE_TIMEOUT_MS + 60_000),
+  },
+  {
+    // Tiers follow platform-token holdings: re-read the wallets of agents in use (issue 11).
+    id: 'refresh-tiers',
+    everyMs: TIER_TTL_MS * 2,
+    run: () => refreshActiveTiers(),
   },
 ];
 
