@@ -3,7 +3,7 @@ import { chainEnabled, chainIfEnabled } from '../chain/client';
 import { tokenBalance, tokenDecimals } from '../chain/tokens';
 import { database, withTransaction } from '../core/db';
 import { log } from '../core/log';
-import { sharedCache } from '../core/shared-state';
+import { sharedCache, sharedState } from '../core/shared-state';
 import { emit } from '../events/emit';
 
 export const TIER_ORDER = ['none', 'entry', 'pro', 'enterprise'] as const;
@@ -32,6 +32,20 @@ export function tierForBalance(balance: bigint, decimals: number): Tier {
 }
 
 const tierCache = sharedCache<Tier>('agents.tier-by-wallet', { ttlMs: TIER_TTL_MS, maxEntries: 50_000, dropOn: [] });
+// The latest chain reading per wallet, for agents created between two reads (bounded).
+const lastReading = sharedState('agents.tier-last-reading', () => new Map<string, { tier: Tier; at: number }>());
+
+/** The wallet's tier as read from the chain within the last TIER_TTL_MS, or null. Synchronous: safe inside a transaction. */
+export function lastKnownTier(wallet: Address): Tier | null {
+  const reading = lastReading().get(wallet.toLowerCase());
+  return reading && Date.now() - reading.at < TIER_TTL_MS ? reading.tier : null;
+}
+
+function remember(wallet: Address, tier: Tier): void {
+  const readings = lastReading();
+  if (readings.size >= 50_000) readings.clear();
+  readings.set(wallet.toLowerCase(), { tier, at: Date.now() });
+}
 
 async function storedTier(wallet: Address): Promise<Tier> {
   const rows = await database().sql.query<{ tier: string }>('SELECT tier FROM agents WHERE owner_wallet = $1', [wallet]);
@@ -86,6 +100,7 @@ async function readAndApply(wallet: Address): Promise<Tier> {
   if (!context || !token) return storedTier(wallet);
   const [balance, decimals] = await Promise.all([tokenBalance(token, wallet), tokenDecimals(token)]);
   const tier = tierForBalance(balance, decimals);
+  remember(wallet, tier);
   await applyTier(wallet, tier);
   return tier;
 }
