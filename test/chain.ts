@@ -126,3 +126,48 @@ export async function startTestChain(): Promise<TestChain> {
 /** Test keys that hold ETH on the devnet (anvil's accounts 2-9; 0 deploys, 1 is the treasury). */
 export const TEST_KEYS: Hex[] = ANVIL_KEYS.slice(2);
 export const ONE_ETH = parseEther('1');
+
+export interface RpcRecorder {
+  url: string;
+  /** JSON-RPC methods seen, in order. */
+  methods: string[];
+  /** While true, every request fails with HTTP 503 (a node that is down). */
+  down: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * A JSON-RPC proxy in front of the test chain that records the methods called and can play a
+ * node that is down. Point an app at it with useChain(app.runtime, recorder.url, chain.deployment).
+ */
+export async function rpcRecorder(target: string): Promise<RpcRecorder> {
+  const { createServer } = await import('node:http');
+  const recorder: RpcRecorder = { url: '', methods: [], down: false, close: async () => {} };
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      try {
+        const parsed = JSON.parse(body) as { method: string } | { method: string }[];
+        for (const call of Array.isArray(parsed) ? parsed : [parsed]) recorder.methods.push(call.method);
+      } catch {
+        /* not JSON */
+      }
+      if (recorder.down) {
+        response.writeHead(503).end('node down');
+        return;
+      }
+      void fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+        async (upstream) =>
+          response.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text()),
+        () => response.writeHead(502).end(),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  recorder.url = `http://127.0.0.1:${address.port}`;
+  recorder.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return recorder;
+}

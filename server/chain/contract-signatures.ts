@@ -27,7 +27,11 @@ export async function verifyContractSignature(address: Address, message: string,
       });
       if (!deployed) return false;
     }
-    return await client.verifyMessage({ address, message, signature });
+    if (await client.verifyMessage({ address, message, signature })) return true;
+    // viem reports a failed call as "not valid"; make sure a false is the wallet's answer and not
+    // a node that failed (which must be a 502, not a wrong 401).
+    await client.getBlockNumber({ cacheTime: 0 });
+    return false;
   } catch (error) {
     throw rpcError(error);
   }
