@@ -65,7 +65,8 @@ async function checkChain(): Promise<HealthCheck[]> {
     }
     return [{ name: 'chain', ok: true, detail: where }];
   } catch (error) {
-    return [{ name: 'chain', ok: false, detail: `unreachable: ${(error as Error).message.split('\n')[0]}` }];
+    const reason = (error as { details?: { reason?: string } }).details?.reason ?? (error as Error).message.split('\n')[0];
+    return [{ name: 'chain', ok: false, detail: `unavailable: ${reason}` }];
   }
 }
 
