@@ -33,12 +33,20 @@ describe('bundled devnet', () => {
       platformToken = context.addresses.platformToken!;
       const saved = JSON.parse(readFileSync(path.join(dataDir, 'devnet.json'), 'utf8'));
       expect(saved).toMatchObject({ chainId: 8453, platformToken, treasury: context.addresses.treasury });
-      expect(saved.sampleTokens.map((token: { kind: string }) => token.kind).sort()).toEqual(
-        ['buyback', 'clean', 'fee_on_transfer', 'honeypot', 'locked_lp', 'mintable', 'proxy'],
-      );
+      expect(saved.sampleTokens.map((token: { kind: string }) => token.kind).sort()).toEqual([
+        'buyback',
+        'clean',
+        'fee_on_transfer',
+        'honeypot',
+        'locked_lp',
+        'mintable',
+        'proxy',
+      ]);
       const health = await first.get('/api/v1/health');
       expect(health.body.issues_count).toBe(0);
-      expect(health.body.checks).toContainEqual(expect.objectContaining({ name: 'chain', ok: true, detail: expect.stringContaining('bundled devnet') }));
+      expect(health.body.checks).toContainEqual(
+        expect.objectContaining({ name: 'chain', ok: true, detail: expect.stringContaining('bundled devnet') }),
+      );
       const faucet = await first.post('/api/v1/devnet/faucet', { wallet_address: wallet, platform_tokens: 1_000_000, eth: 1 });
       expect(faucet.status).toBe(200);
       expect(faucet.body).toMatchObject({ tier: 'entry', platform_token_balance: '1000000', eth_balance: '1' });
@@ -76,7 +84,10 @@ describe('faucet', () => {
     const response = await app.post('/api/v1/devnet/faucet', { wallet_address: 'nope', platform_tokens: -1 });
     expect(response.status).toBe(400);
     expect(Object.keys(response.body.details.fields).sort()).toEqual(['platform_tokens', 'wallet_address']);
-    const tooMuch = await app.post('/api/v1/devnet/faucet', { wallet_address: chain.deployment.treasury, platform_tokens: 100_000_001 });
+    const tooMuch = await app.post('/api/v1/devnet/faucet', {
+      wallet_address: chain.deployment.treasury,
+      platform_tokens: 100_000_001,
+    });
     expect(tooMuch.status).toBe(400);
   });
 
@@ -146,7 +157,9 @@ describe('a configured node', () => {
     try {
       await expect(openChain()).rejects.toMatchObject({ code: 'chain_unavailable' });
       const health = await app.get('/api/v1/health');
-      expect(health.body.checks).toContainEqual(expect.objectContaining({ name: 'chain', ok: false, detail: expect.stringContaining('CHAIN_ID') }));
+      expect(health.body.checks).toContainEqual(
+        expect.objectContaining({ name: 'chain', ok: false, detail: expect.stringContaining('CHAIN_ID') }),
+      );
     } finally {
       await app.close();
       await chain.stop();
