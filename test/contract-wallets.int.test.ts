@@ -104,6 +104,21 @@ describe('ERC-1271 wallets', () => {
   });
 });
 
+describe('signature headers', () => {
+  it('authenticate a contract wallet (X-Agent-Address is the wallet, the owner signs)', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const wallet = await deployOwnerWallet(owner.address);
+    const headers = async (signer: PrivateKeyAccount) => {
+      const { message, signature } = await signedAction(signer, `List API keys ${Math.random().toString(36).slice(2, 10)}`);
+      return { 'X-Agent-Address': wallet, 'X-Agent-Message': message, 'X-Message-Signature': signature };
+    };
+    const forged = await app.get('/api/list-api-keys', { headers: await headers(privateKeyToAccount(generatePrivateKey())) });
+    expect(forged.status).toBe(401);
+    const ok = await app.get('/api/list-api-keys', { headers: await headers(owner) });
+    expect(ok.status).toBe(200);
+  });
+});
+
 describe('ERC-6492 wallets (not deployed yet)', () => {
   it('an undeployed counterfactual wallet signs in; the wallet is still not deployed afterwards', async () => {
     const owner = privateKeyToAccount(generatePrivateKey());
