@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config';
 import { BASE_MAINNET, resolveAddresses } from './addresses';
 
-const config = (env: Record<string, string> = {}) => loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'vouchsafe-addr-')), ...env });
+const config = (env: Record<string, string> = {}) =>
+  loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'vouchsafe-addr-')), ...env });
 
 describe('resolveAddresses', () => {
   it('defaults to the Base mainnet deployments; no platform token or treasury is invented', () => {
