@@ -1,13 +1,16 @@
 // npm run devnet: the bundled devnet on its own (anvil, chain id 8453, state in DATA_DIR), with the
 // fixtures deployed on first start. Prints the RPC URL, the addresses and the funded test accounts;
-// stops (saving its state) on Ctrl-C.
+// stops (saving its state) on Ctrl-C. Do not run it on the same DATA_DIR as a running `npm start`.
 import path from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ANVIL_KEYS } from '../server/chain/devnet/deploy';
 import { devnetFiles, startDevnet } from '../server/chain/devnet/start-devnet';
 
 const dataDir = path.resolve(process.env.DATA_DIR || './.data');
-const devnet = await startDevnet(dataDir);
+// A fixed port (anvil's usual 8545) so wallets and scripts can keep one RPC URL: `npm run devnet -- --port 9545`.
+const portFlag = process.argv.indexOf('--port');
+const port = portFlag > 0 ? Number(process.argv[portFlag + 1]) : 8545;
+const devnet = await startDevnet(dataDir, { port });
 const { deployment } = devnet;
 const lines = [
   `Vouchsafe devnet (anvil, chain id ${deployment.chainId}) at ${devnet.rpcUrl}`,

@@ -40,10 +40,10 @@ async function deploymentPresent(client: PublicClient, deployment: DevnetDeploym
   return codes.every((code) => code !== undefined && code !== '0x');
 }
 
-export async function startDevnet(dataDir: string): Promise<Devnet> {
+export async function startDevnet(dataDir: string, options: { port?: number } = {}): Promise<Devnet> {
   const { stateFile, addressesFile } = devnetFiles(dataDir);
   mkdirSync(path.dirname(stateFile), { recursive: true });
-  const anvil = await startAnvil({ chainId: DEVNET_CHAIN_ID, stateFile });
+  const anvil = await startAnvil({ chainId: DEVNET_CHAIN_ID, stateFile, port: options.port });
   try {
     const client = createPublicClient({ chain: devnetChain(DEVNET_CHAIN_ID, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
     let deployment: DevnetDeployment | null = null;
