@@ -133,6 +133,8 @@ export interface RpcRecorder {
   methods: string[];
   /** While true, every request fails with HTTP 503 (a node that is down). */
   down: boolean;
+  /** Answers this much later (a slow node). */
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -142,7 +144,7 @@ export interface RpcRecorder {
  */
 export async function rpcRecorder(target: string): Promise<RpcRecorder> {
   const { createServer } = await import('node:http');
-  const recorder: RpcRecorder = { url: '', methods: [], down: false, close: async () => {} };
+  const recorder: RpcRecorder = { url: '', methods: [], down: false, delayMs: 0, close: async () => {} };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -158,16 +160,24 @@ export async function rpcRecorder(target: string): Promise<RpcRecorder> {
         response.writeHead(503).end('node down');
         return;
       }
-      void fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
-        async (upstream) =>
-          response.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text()),
-        () => response.writeHead(502).end(),
-      );
+      const forward = () =>
+        fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+          async (upstream) =>
+            response.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text()),
+          () => response.writeHead(502).end(),
+        );
+      const delay = recorder.delayMs;
+      if (delay > 0) setTimeout(() => void forward(), delay);
+      else void forward();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   recorder.url = `http://127.0.0.1:${address.port}`;
-  recorder.close = () => new Promise((resolve) => server.close(() => resolve()));
+  recorder.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return recorder;
 }

@@ -4,7 +4,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { refreshActiveTiers, refreshTier, tierOfWallet } from '../server/agents/tiers';
 import { DEPLOYER_KEY } from '../server/chain/devnet/deploy';
 import { database } from '../server/core/db';
-import { startTestChain, TOKEN_UNIT, type TestChain } from './chain';
+import { useChain } from '../server/chain/client';
+import { rpcRecorder, startTestChain, TOKEN_UNIT, type TestChain } from './chain';
 import { startTestApp, type TestApp } from './harness';
 import { newWallet, registerAgent, signIn } from './wallets';
 
@@ -115,5 +116,28 @@ describe('tiers', () => {
     // Nothing changed: no new event.
     await refreshActiveTiers();
     expect(await tierEvents(account.address)).toHaveLength(1);
+  });
+
+  it('a slow or failing node leaves the stored tier in force instead of holding up sign-in', async () => {
+    const recorder = await rpcRecorder(chain.rpcUrl);
+    const account = newWallet();
+    await registerAgent(app, account);
+    await chain.giveTokens(account.address, 10_000_000n);
+    expect(await refreshTier(account.address)).toBe('pro');
+    useChain(app.runtime, recorder.url, chain.deployment);
+    try {
+      recorder.down = true;
+      expect(await refreshTier(account.address)).toBe('pro');
+      recorder.down = false;
+      // The chain now says enterprise, but answers only after 10 s: sign-in does not wait for it.
+      await chain.giveTokens(account.address, 40_000_000n);
+      recorder.delayMs = 10_000;
+      const signedIn = await signIn(app, account);
+      expect((signedIn as unknown as { tier: string }).tier).toBe('pro');
+    } finally {
+      recorder.delayMs = 0;
+      useChain(app.runtime, chain.rpcUrl, chain.deployment);
+      await recorder.close();
+    }
   });
 });

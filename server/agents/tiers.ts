@@ -18,6 +18,8 @@ export const TIER_THRESHOLDS: readonly { tier: Exclude<Tier, 'none'>; tokens: bi
 
 /** How long a wallet's tier read from the chain is trusted before the next read (issue 11: at most 60 s). */
 export const TIER_TTL_MS = 30_000;
+/** How long a request waits for a tier reading before the stored tier answers. */
+export const TIER_READ_WAIT_MS = 3_000;
 
 /** True when `tier` is `required` or above (spec: pro for skill upload, entry for live smart money). */
 export function tierAtLeast(tier: Tier, required: Tier): boolean {
@@ -114,7 +116,19 @@ export async function tierOfWallet(wallet: Address): Promise<Tier> {
   // Without a chain the stored tier is the truth (and is read fresh: tests set it directly).
   if (!chainEnabled()) return storedTier(wallet);
   try {
-    return await tierCache().get(wallet, () => readAndApply(wallet));
+    // A slow node must not hold up sign-in or a gate: after TIER_READ_WAIT_MS the stored tier
+    // answers, and the reading, when it arrives, updates the agents and the cache.
+    const reading = tierCache().get(wallet, () => readAndApply(wallet));
+    let timer: NodeJS.Timeout | undefined;
+    const slow = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), TIER_READ_WAIT_MS);
+      timer.unref();
+    });
+    const tier = await Promise.race([reading, slow]).finally(() => clearTimeout(timer));
+    if (tier !== null) return tier;
+    reading.catch(() => undefined);
+    log.warn({ wallet }, 'tier read from the chain is slow; using the stored tier');
+    return storedTier(wallet);
   } catch (error) {
     log.warn({ wallet, err: (error as Error).message }, 'tier read from the chain failed; using the stored tier');
     return storedTier(wallet);
