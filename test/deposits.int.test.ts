@@ -184,6 +184,12 @@ describe('POST /api/v1/credits/deposit', () => {
     } finally {
       recorder.down = false;
     }
+    // The failure counts in health for a minute, although the node answers again.
+    const health = await app.get('/api/v1/health');
+    expect(health.body.issues_count).toBe(1);
+    expect(health.body.checks).toContainEqual(
+      expect.objectContaining({ name: 'chain', ok: false, detail: expect.stringContaining('RPC failure') }),
+    );
     expect(await clawBalance(who.account.address)).toBe(0);
     expect((await claim(who, hash)).status).toBe(200);
   });

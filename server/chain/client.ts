@@ -126,10 +126,25 @@ export function useChain(runtime: Runtime, rpcUrl: string, deployment: DevnetDep
   return context;
 }
 
-/** A chain RPC failure as the API reports it: 504 on a timeout, else 502; never a made-up value. */
+const failures = sharedState('chain.rpc-failures', () => ({ times: [] as number[], last: '' }));
+/** RPC failures within this window make the health check's chain entry fail. */
+export const RPC_FAILURE_WINDOW_MS = 60_000;
+
+/** RPC failures in the last RPC_FAILURE_WINDOW_MS and the latest message (health). */
+export function recentRpcFailures(now = Date.now()): { count: number; last: string } {
+  const state = failures();
+  state.times = state.times.filter((at) => now - at < RPC_FAILURE_WINDOW_MS);
+  return { count: state.times.length, last: state.last };
+}
+
+/** A chain RPC failure as the API reports it (502 chain_error; never a made-up value); counted for health. */
 export function rpcError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const message = (error as Error)?.message?.split('\n')[0] ?? String(error);
+  const state = failures();
+  state.times.push(Date.now());
+  if (state.times.length > 1000) state.times.splice(0, state.times.length - 1000);
+  state.last = message;
   const timeout = /timed? ?out|timeout/i.test(message);
   return new ApiError('chain_error', `The chain node did not answer${timeout ? ' in time' : ''}: ${message}`, {
     reason: timeout ? 'timeout' : 'rpc_error',

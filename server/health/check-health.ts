@@ -1,4 +1,4 @@
-import { chainEnabled, chainIfEnabled } from '../chain/client';
+import { chainEnabled, chainIfEnabled, recentRpcFailures } from '../chain/client';
 import { database } from '../core/db';
 import { currentRuntime } from '../core/runtime';
 import { sharedState } from '../core/shared-state';
@@ -62,6 +62,12 @@ async function checkChain(): Promise<HealthCheck[]> {
     if (!addresses.platformToken) return [{ name: 'chain', ok: false, detail: `${where}: PLATFORM_TOKEN_ADDRESS is not set` }];
     if (!tokenCode || tokenCode === '0x') {
       return [{ name: 'chain', ok: false, detail: `${where}: no contract at the platform token ${addresses.platformToken}` }];
+    }
+    const recent = recentRpcFailures();
+    if (recent.count > 0) {
+      return [
+        { name: 'chain', ok: false, detail: `${where}; ${recent.count} RPC failure(s) in the last minute, last: ${recent.last}` },
+      ];
     }
     return [{ name: 'chain', ok: true, detail: where }];
   } catch (error) {
