@@ -11,7 +11,6 @@ export default endpoint({
     'Checks the transaction on the chain: a successful ERC-20 Transfer of an accepted token from the caller’s wallet to the treasury, with DEPOSIT_CONFIRMATIONS blocks on top of it. Each transaction hash is credited once, ever.',
   tags: ['Credits'],
   auth: ['bearer', 'api_key'],
-  idempotent: true,
   body: depositClaimBody,
   status: 200,
   response: depositClaim,
