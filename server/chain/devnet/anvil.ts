@@ -52,6 +52,10 @@ export function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
       child.stdout!.resume();
       child.stderr!.resume();
       const exited = new Promise<void>((done) => child.once('exit', () => done()));
+      // Never leave anvil running behind a process that exits without closing its runtime.
+      const killOnExit = () => child.kill('SIGKILL');
+      process.once('exit', killOnExit);
+      void exited.then(() => process.off('exit', killOnExit));
       resolve({
         rpcUrl: `http://${match[1]}:${match[2]}`,
         process: child,
