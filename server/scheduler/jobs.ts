@@ -4,6 +4,7 @@ import { settleStaleInvocations } from '../invoke/settle-stale-invocations';
 import { expireJobs } from '../jobs/expire-jobs';
 import { expireStaleSignals } from '../signals/expire-signals';
 import { payReferrals } from '../referrals/pay-referrals';
+import { refreshActiveTiers, TIER_TTL_MS } from '../agents/tiers';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
 
@@ -55,6 +56,12 @@ export const JOBS: Job[] = [
     id: 'pay-referrals',
     everyMs: 3_600_000,
     run: () => payReferrals(),
+  },
+  {
+    // Tiers follow platform-token holdings: re-read the wallets of agents in use (issue 11).
+    id: 'refresh-tiers',
+    everyMs: TIER_TTL_MS * 2,
+    run: () => refreshActiveTiers(),
   },
 ];
 
