@@ -1,4 +1,14 @@
-import { encodeFunctionData, getAddress, parseEther, parseEventLogs, zeroAddress, type Abi, type Address, type Hex, type PublicClient } from 'viem';
+import {
+  encodeFunctionData,
+  getAddress,
+  parseEther,
+  parseEventLogs,
+  zeroAddress,
+  type Abi,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { artifact } from '../server/chain/artifacts';
 import { ANVIL_KEYS, DEPLOYER_KEY, type DevnetDeployment } from '../server/chain/devnet/deploy';
@@ -32,7 +42,11 @@ export interface AnalyzerFixtures {
   sample: Record<DevnetDeployment['sampleTokens'][number]['kind'], Address>;
 }
 
-export async function deployAnalyzerFixtures(client: PublicClient, rpcUrl: string, deployment: DevnetDeployment): Promise<AnalyzerFixtures> {
+export async function deployAnalyzerFixtures(
+  client: PublicClient,
+  rpcUrl: string,
+  deployment: DevnetDeployment,
+): Promise<AnalyzerFixtures> {
   const account = privateKeyToAccount(DEPLOYER_KEY);
   const wallet = createWalletClient({ account, chain: devnetChain(8453, rpcUrl), transport: http(rpcUrl) });
   const mined = async (hash: Hex) => {
@@ -76,8 +90,16 @@ export async function deployAnalyzerFixtures(client: PublicClient, rpcUrl: strin
     functionName: 'setup',
     args: [safeOwners, 2n, zeroAddress, '0x', deployment.safeFallbackHandler, zeroAddress, 0n, zeroAddress],
   });
-  const created = await call(deployment.safeProxyFactory, 'SafeProxyFactory', 'createProxyWithNonce', [deployment.safeSingleton, setup, 7n]);
-  const [creation] = parseEventLogs({ abi: artifact('SafeProxyFactory').abi as Abi, logs: created.logs, eventName: 'ProxyCreation' });
+  const created = await call(deployment.safeProxyFactory, 'SafeProxyFactory', 'createProxyWithNonce', [
+    deployment.safeSingleton,
+    setup,
+    7n,
+  ]);
+  const [creation] = parseEventLogs({
+    abi: artifact('SafeProxyFactory').abi as Abi,
+    logs: created.logs,
+    eventName: 'ProxyCreation',
+  });
   const safe = getAddress((creation as unknown as { args: { proxy: Address } }).args.proxy);
   const safeOwned = await deploy('PlatformToken', ['Safe Token', 'SAFE', 10n * MILLION]);
   await pairFor(safeOwned, '0x000000000000000000000000000000000000dEaD');
@@ -92,9 +114,15 @@ export async function deployAnalyzerFixtures(client: PublicClient, rpcUrl: strin
   await call(lockedPair, 'UniswapV2Pair', 'approve', [uncxLocker, lpBalance]);
   const uncxLockDays = 90;
   const { timestamp } = await client.getBlock();
-  await call(uncxLocker, 'UncxStyleLocker', 'lockLPToken', [lockedPair, lpBalance, timestamp + BigInt(uncxLockDays * 86_400 + 3600)]);
+  await call(uncxLocker, 'UncxStyleLocker', 'lockLPToken', [
+    lockedPair,
+    lpBalance,
+    timestamp + BigInt(uncxLockDays * 86_400 + 3600),
+  ]);
 
-  const sample = Object.fromEntries(deployment.sampleTokens.map((token) => [token.kind, token.address])) as AnalyzerFixtures['sample'];
+  const sample = Object.fromEntries(
+    deployment.sampleTokens.map((token) => [token.kind, token.address]),
+  ) as AnalyzerFixtures['sample'];
   return {
     tax,
     taxRates,

@@ -120,7 +120,12 @@ function tradeFindings(trades: (TradeResult | null)[]) {
   };
 }
 
-async function mintConfirmed(client: PublicClient, token: Address, owner: Address | null, signatures: string[]): Promise<boolean> {
+async function mintConfirmed(
+  client: PublicClient,
+  token: Address,
+  owner: Address | null,
+  signatures: string[],
+): Promise<boolean> {
   if (!signatures.includes('mint(address,uint256)') || !owner || isBurnAddress(owner)) return false;
   const minted = await tryRead(() =>
     client.call({
@@ -132,7 +137,11 @@ async function mintConfirmed(client: PublicClient, token: Address, owner: Addres
   return minted !== null;
 }
 
-async function runAnalysis(context: ChainContext, token: Address, block: { number: bigint; timestamp: bigint }): Promise<AnalysisResult> {
+async function runAnalysis(
+  context: ChainContext,
+  token: Address,
+  block: { number: bigint; timestamp: bigint },
+): Promise<AnalysisResult> {
   const { client, addresses } = context;
   const chainKey = `${context.chainId}:${context.rpcUrl}`;
   const [code, implementationSlot, adminSlot, beaconSlot] = await Promise.all([

@@ -58,7 +58,12 @@ function requestedChainId(input: AnalyzeInput): number {
 /** The example-skill variant: risk score, verdict, flags (the risk factors' codes) and capability booleans. */
 export function skillVariant(result: AnalysisResult, chainName: string): SkillAnalysis {
   const { analysis, findings } = result;
-  const verdict = analysis.safety_rating === 'F' ? 'danger' : analysis.safety_rating === 'A' || analysis.safety_rating === 'B' ? 'safe' : 'caution';
+  const verdict =
+    analysis.safety_rating === 'F'
+      ? 'danger'
+      : analysis.safety_rating === 'A' || analysis.safety_rating === 'B'
+        ? 'safe'
+        : 'caution';
   const caps = findings.capabilities;
   return {
     contract_address: analysis.contract_address,

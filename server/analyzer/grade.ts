@@ -98,7 +98,8 @@ export function grade(findings: Findings): Grade {
   const { buy, sell, transfer } = findings.fees;
   const worst = Math.max(buy ?? 0, sell ?? 0);
   if (worst > 0.1) add(taxPoints(worst), `high_tax: buy tax ${pct(buy ?? 0)}, sell tax ${pct(sell ?? 0)}`);
-  if (transfer !== null && transfer > 0.1) add(Math.min(taxPoints(transfer), 15), `transfer_tax: ${pct(transfer)} of every transfer`);
+  if (transfer !== null && transfer > 0.1)
+    add(Math.min(taxPoints(transfer), 15), `transfer_tax: ${pct(transfer)} of every transfer`);
 
   // Owner powers weigh half when a multisig (threshold 2 or more) holds them.
   const safe = findings.owner.safe;
@@ -111,15 +112,22 @@ export function grade(findings: Findings): Grade {
   }
   const caps = findings.capabilities;
   if (caps.mint.length > 0 && (controlled || caps.mintConfirmed))
-    add(ownerWeight(25), `mint_capability: new tokens can be minted (${caps.mint.join(', ')})${caps.mintConfirmed ? ', confirmed by simulation' : ''}`);
+    add(
+      ownerWeight(25),
+      `mint_capability: new tokens can be minted (${caps.mint.join(', ')})${caps.mintConfirmed ? ', confirmed by simulation' : ''}`,
+    );
   if (caps.pause.length > 0 && controlled) add(ownerWeight(10), `pausable: transfers can be paused (${caps.pause.join(', ')})`);
   if (caps.blacklist.length > 0 && controlled)
     add(ownerWeight(15), `blacklist: addresses can be blocked or allow-listed (${caps.blacklist.join(', ')})`);
-  if (caps.feeSetter.length > 0 && controlled) add(ownerWeight(10), `modifiable_tax: the owner can change the taxes (${caps.feeSetter.join(', ')})`);
+  if (caps.feeSetter.length > 0 && controlled)
+    add(ownerWeight(10), `modifiable_tax: the owner can change the taxes (${caps.feeSetter.join(', ')})`);
   if (caps.buyback.length > 0) add(ownerWeight(10), `buyback: the contract has a buyback function (${caps.buyback.join(', ')})`);
   const proxy = findings.proxy.implementation ?? findings.proxy.beacon;
   if (proxy || caps.upgrade.length > 0)
-    add(ownerWeight(20), `proxy: upgradeable contract${proxy ? ` (EIP-1967 ${findings.proxy.beacon ? 'beacon' : 'implementation'} ${proxy})` : ''}; its code can be replaced`);
+    add(
+      ownerWeight(20),
+      `proxy: upgradeable contract${proxy ? ` (EIP-1967 ${findings.proxy.beacon ? 'beacon' : 'implementation'} ${proxy})` : ''}; its code can be replaced`,
+    );
 
   const { liquidity } = findings;
   const protectedShare = liquidity.burnedShare + liquidity.lockedShare;
@@ -127,7 +135,10 @@ export function grade(findings: Findings): Grade {
   const permanent = liquidity.burnedShare >= LOCKED_SHARE;
   const lockDays = !isLocked ? 0 : permanent ? FOREVER_DAYS : (liquidity.unlockInDays ?? 0);
   if (liquidity.pool && !isLocked) {
-    add(20, `liquidity_unlocked: only ${pct(protectedShare * 100)} of the LP tokens are burned or locked${liquidity.v3 ? ' (V3 positions: locks not read)' : ''}`);
+    add(
+      20,
+      `liquidity_unlocked: only ${pct(protectedShare * 100)} of the LP tokens are burned or locked${liquidity.v3 ? ' (V3 positions: locks not read)' : ''}`,
+    );
   } else if (isLocked && !permanent && lockDays < 30) {
     add(10, `short_lock: the liquidity unlocks in ${lockDays} days`);
   }
@@ -142,5 +153,15 @@ export function grade(findings: Findings): Grade {
       `${findings.owner.renounced ? 'ownership renounced' : multisig ? `owned by a ${safe!.threshold}-of-${safe!.owners} multisig` : 'owned by one account'}; ` +
       `${isLocked ? (permanent ? 'liquidity burned' : `liquidity locked for ${lockDays} more days`) : liquidity.pool ? 'liquidity not locked' : 'no liquidity pool'}` +
       `${factors.length ? `; ${factors.length} risk factor${factors.length > 1 ? 's' : ''}` : ''}.`;
-  return { score: Math.min(score, 100), rating, riskLevel, factors, isHoneypot, isLocked, lockDays, isMultisig: multisig, summary };
+  return {
+    score: Math.min(score, 100),
+    rating,
+    riskLevel,
+    factors,
+    isHoneypot,
+    isLocked,
+    lockDays,
+    isMultisig: multisig,
+    summary,
+  };
 }

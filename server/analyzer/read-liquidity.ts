@@ -28,7 +28,9 @@ const teamFinanceAbi = parseAbi([
   'function getDepositsByTokenAddress(address) view returns (uint256[])',
   'function lockedToken(uint256) view returns (address tokenAddress, address withdrawalAddress, uint256 tokenAmount, uint256 unlockTime, bool withdrawn)',
 ]);
-const devnetLockerAbi = parseAbi(['function locks(uint256) view returns (address token, address beneficiary, uint256 amount, uint256 unlockAt)']);
+const devnetLockerAbi = parseAbi([
+  'function locks(uint256) view returns (address token, address beneficiary, uint256 amount, uint256 unlockAt)',
+]);
 const lockedEvent = parseAbiItem(
   'event Locked(uint256 indexed id, address indexed token, address beneficiary, uint256 amount, uint256 unlockAt)',
 );
@@ -44,7 +46,12 @@ export async function findMainPool(client: PublicClient, token: Address, address
   );
   const v3 = V3_FEES.map((fee) =>
     tryRead(() =>
-      client.readContract({ address: addresses.uniswapV3Factory, abi: factoryAbi, functionName: 'getPool', args: [token, weth, fee] }),
+      client.readContract({
+        address: addresses.uniswapV3Factory,
+        abi: factoryAbi,
+        functionName: 'getPool',
+        args: [token, weth, fee],
+      }),
     ),
   );
   const swapRouter02 = addresses.swapRouterAllowlist.find((router) => router !== addresses.uniswapV2Router) ?? null;
@@ -53,7 +60,8 @@ export async function findMainPool(client: PublicClient, token: Address, address
   const found: { version: 2 | 3; address: Address; fee: number; router: Address }[] = [];
   if (v2Pair && v2Pair !== zeroAddress) found.push({ version: 2, address: v2Pair, fee: 0, router: addresses.uniswapV2Router });
   v3Pools.forEach((pool, index) => {
-    if (pool && pool !== zeroAddress && swapRouter02) found.push({ version: 3, address: pool, fee: V3_FEES[index]!, router: swapRouter02 });
+    if (pool && pool !== zeroAddress && swapRouter02)
+      found.push({ version: 3, address: pool, fee: V3_FEES[index]!, router: swapRouter02 });
   });
   const reserves = await Promise.all(found.map((pool) => tryRead(() => wethBalance(pool.address))));
   found.forEach((pool, index) => {
@@ -72,7 +80,9 @@ interface LockerReading {
 
 async function readLocks(client: PublicClient, locker: Address, lp: Address, now: bigint): Promise<LockerReading | null> {
   const active: { amount: bigint; unlock: bigint }[] = [];
-  const uncxCount = await tryRead(() => client.readContract({ address: locker, abi: uncxAbi, functionName: 'getNumLocksForToken', args: [lp] }));
+  const uncxCount = await tryRead(() =>
+    client.readContract({ address: locker, abi: uncxAbi, functionName: 'getNumLocksForToken', args: [lp] }),
+  );
   if (uncxCount !== null) {
     const count = Number(uncxCount > BigInt(MAX_LOCKS) ? BigInt(MAX_LOCKS) : uncxCount);
     const locks = await Promise.all(
@@ -87,7 +97,15 @@ async function readLocks(client: PublicClient, locker: Address, lp: Address, now
     );
     if (pinkCount !== null) {
       const end = pinkCount > BigInt(MAX_LOCKS) ? BigInt(MAX_LOCKS) : pinkCount;
-      const locks = end > 0n ? await client.readContract({ address: locker, abi: pinkAbi, functionName: 'getLocksForToken', args: [lp, 0n, end - 1n] }) : [];
+      const locks =
+        end > 0n
+          ? await client.readContract({
+              address: locker,
+              abi: pinkAbi,
+              functionName: 'getLocksForToken',
+              args: [lp, 0n, end - 1n],
+            })
+          : [];
       for (const lock of locks) active.push({ amount: lock.amount - lock.unlockedAmount, unlock: lock.tgeDate });
     } else {
       const deposits = await tryRead(() =>
@@ -95,7 +113,9 @@ async function readLocks(client: PublicClient, locker: Address, lp: Address, now
       );
       if (deposits !== null) {
         const locks = await Promise.all(
-          deposits.slice(0, MAX_LOCKS).map((id) => client.readContract({ address: locker, abi: teamFinanceAbi, functionName: 'lockedToken', args: [id] })),
+          deposits
+            .slice(0, MAX_LOCKS)
+            .map((id) => client.readContract({ address: locker, abi: teamFinanceAbi, functionName: 'lockedToken', args: [id] })),
         );
         for (const [, , amount, unlockTime, withdrawn] of locks) if (!withdrawn) active.push({ amount, unlock: unlockTime });
       } else {
@@ -104,9 +124,11 @@ async function readLocks(client: PublicClient, locker: Address, lp: Address, now
         );
         if (logs === null || logs.length === 0) return null;
         const locks = await Promise.all(
-          logs.slice(0, MAX_LOCKS).map((log) =>
-            client.readContract({ address: locker, abi: devnetLockerAbi, functionName: 'locks', args: [log.args.id!] }),
-          ),
+          logs
+            .slice(0, MAX_LOCKS)
+            .map((log) =>
+              client.readContract({ address: locker, abi: devnetLockerAbi, functionName: 'locks', args: [log.args.id!] }),
+            ),
         );
         for (const [, , amount, unlockAt] of locks) active.push({ amount, unlock: unlockAt });
       }

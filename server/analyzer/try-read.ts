@@ -5,7 +5,9 @@ import { rpcError } from '../chain/client';
 export function isNodeFailure(error: unknown): boolean {
   if (!(error instanceof BaseError)) return !(error instanceof Error) || !/revert/i.test(error.message);
   return Boolean(
-    error.walk((cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError || cause instanceof WebSocketRequestError),
+    error.walk(
+      (cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError || cause instanceof WebSocketRequestError,
+    ),
   );
 }
 

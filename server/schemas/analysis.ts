@@ -9,14 +9,22 @@ export const CHAIN_NAMES = { base: 8453, 'base-sepolia': 84532 } as const;
 export const analyzeBody = z
   .object({
     contract_address: walletAddress.openapi({ description: 'The token contract to analyze' }),
-    chain_id: z.number().int().positive().optional().openapi({ description: 'EVM chain id (default 8453); must be the chain this instance serves' }),
+    chain_id: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .openapi({ description: 'EVM chain id (default 8453); must be the chain this instance serves' }),
     chain: z
       .enum(Object.keys(CHAIN_NAMES) as [keyof typeof CHAIN_NAMES, ...(keyof typeof CHAIN_NAMES)[]])
       .optional()
       .openapi({ description: 'Example-skill variant: chain name (default base). Selects the variant answer.' }),
     wallet_address: walletAddress
       .optional()
-      .openapi({ description: 'Example-skill variant: the wallet whose tier lifts the free limit; counts only when the request is authenticated as it. Selects the variant answer.' }),
+      .openapi({
+        description:
+          'Example-skill variant: the wallet whose tier lifts the free limit; counts only when the request is authenticated as it. Selects the variant answer.',
+      }),
   })
   .openapi('AnalyzeRequest');
 
@@ -39,7 +47,10 @@ export const contractAnalysis = z
     }),
     liquidity: z.strictObject({
       is_locked: z.boolean(),
-      lock_duration_days: z.number().int().openapi({ description: 'Days until the lock ends; 36500 when the LP tokens are burned' }),
+      lock_duration_days: z
+        .number()
+        .int()
+        .openapi({ description: 'Days until the lock ends; 36500 when the LP tokens are burned' }),
     }),
     buyback: z.strictObject({ has_buyback: z.boolean() }),
     risk_factors: z.array(z.string()).openapi({ description: '`<code>: <explanation>`, see docs/analyzer.md' }),
