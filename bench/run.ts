@@ -2,6 +2,7 @@
 // the cost of authentication, EIP-191 signature recovery, the invoke router's overhead, and
 // spends per second on one hot account with exact accounting. Writes docs/benchmarks.md.
 import { writeFile } from 'node:fs/promises';
+import { benchAnalyzer, renderAnalyzerSection } from './analyzer';
 import { benchLedgerSpends, type LedgerSpendResults } from './ledger-spends';
 import os from 'node:os';
 import path from 'node:path';
@@ -794,10 +795,32 @@ async function main(): Promise<void> {
     `overdraft test: ${overdraft.successes} successes, ${overdraft.rejected} 402s, final ${overdraft.finalBalanceMicro / MICRO}`,
   );
 
-  const report = render(
-    { loadAverage, buildSeconds, fast, fastReadyMs, nextRoute, nextReadyMs, auth, signatures, router, spends, overdraft, ledger },
-    startedAt,
+  // In-process on its own anvil devnet: the contract analyzer (cold, cached, RPC calls).
+  const analyzer = await benchAnalyzer();
+  note(
+    `analyzer: cold p50 ${analyzer.coldP50Ms.toFixed(0)} ms, p99 ${analyzer.coldP99Ms.toFixed(0)} ms, cached ${Math.round(analyzer.cachedPerSec)}/s`,
   );
+
+  const report =
+    render(
+      {
+        loadAverage,
+        buildSeconds,
+        fast,
+        fastReadyMs,
+        nextRoute,
+        nextReadyMs,
+        auth,
+        signatures,
+        router,
+        spends,
+        overdraft,
+        ledger,
+      },
+      startedAt,
+    ) +
+    '\n' +
+    renderAnalyzerSection(analyzer);
   // Formatted as `npm run format:check` expects, so a fresh report passes it.
   const markdown = await prettier.format(report, { ...(await prettier.resolveConfig(REPORT)), filepath: REPORT });
   await writeFile(REPORT, markdown);
