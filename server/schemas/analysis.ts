@@ -19,12 +19,10 @@ export const analyzeBody = z
       .enum(Object.keys(CHAIN_NAMES) as [keyof typeof CHAIN_NAMES, ...(keyof typeof CHAIN_NAMES)[]])
       .optional()
       .openapi({ description: 'Example-skill variant: chain name (default base). Selects the variant answer.' }),
-    wallet_address: walletAddress
-      .optional()
-      .openapi({
-        description:
-          'Example-skill variant: the wallet whose tier lifts the free limit; counts only when the request is authenticated as it. Selects the variant answer.',
-      }),
+    wallet_address: walletAddress.optional().openapi({
+      description:
+        'Example-skill variant: the wallet whose tier lifts the free limit; counts only when the request is authenticated as it. Selects the variant answer.',
+    }),
   })
   .openapi('AnalyzeRequest');
 
