@@ -24,6 +24,17 @@ const TOKEN = 10n ** 18n;
 const MILLION = 1_000_000n * TOKEN;
 const GAS = 12_000_000n;
 
+function isqrt(value: bigint): bigint {
+  if (value < 2n) return value;
+  let x = value;
+  let y = (x + 1n) / 2n;
+  while (y < x) {
+    x = y;
+    y = (x + value / x) / 2n;
+  }
+  return x;
+}
+
 export interface AnalyzerFixtures {
   /** Buy 3%, sell 7%, transfer 1%. */
   tax: Address;
@@ -38,6 +49,9 @@ export interface AnalyzerFixtures {
   uncxLocker: Address;
   /** Whole days left on the UNCX-style lock when deployed. */
   uncxLockDays: number;
+  /** Only a Uniswap V3 pool (fee 0.3%, full range, 1M : 1 ETH): a plain token and a honeypot. */
+  v3Only: Address;
+  v3Honeypot: Address;
   /** The devnet's own sample tokens by kind (clean, honeypot, fee_on_transfer, ...). */
   sample: Record<DevnetDeployment['sampleTokens'][number]['kind'], Address>;
 }
@@ -120,6 +134,44 @@ export async function deployAnalyzerFixtures(
     timestamp + BigInt(uncxLockDays * 86_400 + 3600),
   ]);
 
+  // V3-only pools, full range at fee 0.3%, liquidity from the deployer.
+  const v3PoolFor = async (token: Address) => {
+    const weth = deployment.weth;
+    await call(weth, 'WETH9', 'deposit', [], parseEther('1'));
+    const [token0, token1] = token.toLowerCase() < weth.toLowerCase() ? [token, weth] : [weth, token];
+    const [amount0, amount1] = token0 === token ? [MILLION, parseEther('1')] : [parseEther('1'), MILLION];
+    const manager = deployment.uniswapV3PositionManager;
+    await call(manager, 'NonfungiblePositionManager', 'createAndInitializePoolIfNecessary', [
+      token0,
+      token1,
+      3000,
+      isqrt((amount1 << 192n) / amount0),
+    ]);
+    await call(token, 'PlatformToken', 'approve', [manager, MILLION]);
+    await call(weth, 'WETH9', 'approve', [manager, parseEther('1')]);
+    await call(manager, 'NonfungiblePositionManager', 'mint', [
+      {
+        token0,
+        token1,
+        fee: 3000,
+        tickLower: -887220,
+        tickUpper: 887220,
+        amount0Desired: amount0,
+        amount1Desired: amount1,
+        amount0Min: 0n,
+        amount1Min: 0n,
+        recipient: account.address,
+        deadline: 2n ** 255n,
+      },
+    ]);
+    return getAddress(await read<Address>(deployment.uniswapV3Factory, 'UniswapV3Factory', 'getPool', [token, weth, 3000]));
+  };
+  const v3Only = await deploy('PlatformToken', ['V3 Token', 'VTHREE', 10n * MILLION]);
+  await v3PoolFor(v3Only);
+  await call(v3Only, 'PlatformToken', 'renounceOwnership');
+  const v3Honeypot = await deploy('HoneypotToken', [10n * MILLION]);
+  await call(v3Honeypot, 'HoneypotToken', 'setPair', [await v3PoolFor(v3Honeypot)]);
+
   const sample = Object.fromEntries(
     deployment.sampleTokens.map((token) => [token.kind, token.address]),
   ) as AnalyzerFixtures['sample'];
@@ -134,6 +186,8 @@ export async function deployAnalyzerFixtures(
     uncxLocked,
     uncxLocker,
     uncxLockDays,
+    v3Only,
+    v3Honeypot,
     sample,
   };
 }

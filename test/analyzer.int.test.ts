@@ -203,6 +203,21 @@ describe('POST /api/analyze on the devnet fixtures', () => {
     expect(body.risk_factors.find((factor: string) => factor.startsWith('delayed_honeypot:'))).toContain('1 days ahead');
   });
 
+  it('simulates through SwapRouter02 when the only pool is on Uniswap V3', async () => {
+    const body = await analysisOf(fx.v3Only);
+    expect(body.is_honeypot).toBe(false);
+    expect(body.fees).toEqual({ buy_fee_percent: 0, sell_fee_percent: 0, transfer_fee_percent: 0 });
+    expect(body.ownership.is_renounced).toBe(true);
+    // V3 positions are NFTs: their locks are not read.
+    expect(body.risk_factors.find((factor: string) => factor.startsWith('liquidity_unlocked:'))).toContain('V3');
+  });
+
+  it('catches a honeypot whose only pool is on Uniswap V3', async () => {
+    const body = await analysisOf(fx.v3Honeypot);
+    expect(body.is_honeypot).toBe(true);
+    expect(body.safety_rating).toBe('F');
+  });
+
   it('grades a token with no pool (the platform token is traded; WETH itself has none with itself)', async () => {
     const token = await chain.deployer.deployContract({
       abi: [
