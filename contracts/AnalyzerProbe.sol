@@ -115,7 +115,13 @@ contract AnalyzerProbe {
         uint256 gasBefore = gasleft();
         (r.sellOk, r.sellError) = _sell(p.version, p.router, p.token, p.weth, p.fee, r.sold);
         r.sellGas = gasBefore - gasleft();
-        if (!r.sellOk) return;
+        if (!r.sellOk) {
+            // Routers report a refused transfer as their own failure: a direct transfer to the pool
+            // shows the token's reason (the state is thrown away with the call anyway).
+            (bool sent, bytes memory reason) = p.token.call(abi.encodeWithSelector(0xa9059cbb, p.pool, r.sold));
+            if (!sent && reason.length > 0) r.sellError = reason;
+            return;
+        }
         uint256 poolAfter = t.balanceOf(p.pool);
         r.poolTokensIn = poolAfter > poolBefore ? poolAfter - poolBefore : 0;
         uint256 ethAfter = p.version == 2 ? address(this).balance : IWETHProbe(p.weth).balanceOf(address(this));
