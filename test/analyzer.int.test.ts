@@ -184,7 +184,9 @@ describe('POST /api/analyze on the devnet fixtures', () => {
   it('finds the buyback function', async () => {
     const body = await analysisOf(fx.sample.buyback);
     expect(body.buyback).toEqual({ has_buyback: true });
-    expect(body.risk_factors.find((factor: string) => factor.startsWith('buyback:'))).toContain('buyback(address,uint256)');
+    const factor = body.risk_factors.find((entry: string) => entry.startsWith('buyback:'));
+    expect(factor).toContain('buyback(address,uint256)');
+    expect(factor).toContain('confirmed by simulation');
   });
 
   it('catches a delayed honeypot by simulating 7 days ahead, while selling works today', async () => {

@@ -39,6 +39,7 @@ const viewsAbi = parseAbi([
   'function getThreshold() view returns (uint256)',
   'function implementation() view returns (address)',
   'function mint(address, uint256)',
+  'function buyback(address, uint256)',
 ]);
 
 export interface Analysis {
@@ -120,21 +121,24 @@ function tradeFindings(trades: (TradeResult | null)[]) {
   };
 }
 
-async function mintConfirmed(
+/**
+ * Whether the owner can really call `signature` (an eth_call from the owner, nothing sent): minting
+ * 1 wei to a fresh account, or a buyback taking 1 wei from the pool.
+ */
+async function ownerCanCall(
   client: PublicClient,
   token: Address,
   owner: Address | null,
-  signatures: string[],
+  found: string[],
+  signature: 'mint(address,uint256)' | 'buyback(address,uint256)',
+  target: Address,
 ): Promise<boolean> {
-  if (!signatures.includes('mint(address,uint256)') || !owner || isBurnAddress(owner)) return false;
-  const minted = await tryRead(() =>
-    client.call({
-      account: owner,
-      to: token,
-      data: encodeFunctionData({ abi: viewsAbi, functionName: 'mint', args: [FRIEND_ADDRESS, 1n] }),
-    }),
+  if (!found.includes(signature) || !owner || isBurnAddress(owner)) return false;
+  const functionName = signature.startsWith('mint') ? 'mint' : 'buyback';
+  const done = await tryRead(() =>
+    client.call({ account: owner, to: token, data: encodeFunctionData({ abi: viewsAbi, functionName, args: [target, 1n] }) }),
   );
-  return minted !== null;
+  return done !== null;
 }
 
 async function runAnalysis(
@@ -179,12 +183,14 @@ async function runAnalysis(
   const mint = capabilities.get('mint') ?? [];
 
   const times: (bigint | undefined)[] = [undefined, ...RECHECK_DAYS.map((days) => block.timestamp + BigInt(days) * 86_400n)];
-  const [trades, liquidity, minting] = await Promise.all([
+  const buyback = capabilities.get('buyback') ?? [];
+  const [trades, liquidity, minting, buybackWorks] = await Promise.all([
     pool
       ? Promise.all(times.map((timestamp) => simulateTrades(client, chainKey, { token, weth: addresses.weth, pool, timestamp })))
       : Promise.resolve([] as TradeResult[]),
     pool ? readLiquidity(client, pool, addresses.liquidityLockers, block.timestamp) : Promise.resolve(null),
-    mintConfirmed(client, token, owner.address, mint),
+    ownerCanCall(client, token, owner.address, mint, 'mint(address,uint256)', FRIEND_ADDRESS),
+    pool ? ownerCanCall(client, token, owner.address, buyback, 'buyback(address,uint256)', pool.address) : Promise.resolve(false),
   ]);
 
   const findings: Findings = {
@@ -198,7 +204,8 @@ async function runAnalysis(
       pause: capabilities.get('pause') ?? [],
       blacklist: capabilities.get('blacklist') ?? [],
       feeSetter: capabilities.get('fee_setter') ?? [],
-      buyback: capabilities.get('buyback') ?? [],
+      buyback,
+      buybackConfirmed: buybackWorks,
       upgrade: capabilities.get('upgrade') ?? [],
     },
     proxy,

@@ -9,7 +9,16 @@ const clean = (): Findings => ({
   noPool: false,
   fees: { buy: 0, sell: 0, transfer: 0 },
   owner: { address: null, renounced: true, safe: null },
-  capabilities: { mint: [], mintConfirmed: false, pause: [], blacklist: [], feeSetter: [], buyback: [], upgrade: [] },
+  capabilities: {
+    mint: [],
+    mintConfirmed: false,
+    pause: [],
+    blacklist: [],
+    feeSetter: [],
+    buyback: [],
+    buybackConfirmed: false,
+    upgrade: [],
+  },
   proxy: { implementation: null, admin: null, beacon: null },
   liquidity: { pool: '0xpool', burnedShare: 1, lockedShare: 0, unlockInDays: null, v3: false },
 });

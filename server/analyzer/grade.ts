@@ -23,6 +23,8 @@ export interface Findings {
     blacklist: string[];
     feeSetter: string[];
     buyback: string[];
+    /** The owner took tokens from the pool with buyback(address,uint256) in a simulation. */
+    buybackConfirmed: boolean;
     upgrade: string[];
   };
   proxy: { implementation: string | null; admin: string | null; beacon: string | null };
@@ -121,7 +123,11 @@ export function grade(findings: Findings): Grade {
     add(ownerWeight(15), `blacklist: addresses can be blocked or allow-listed (${caps.blacklist.join(', ')})`);
   if (caps.feeSetter.length > 0 && controlled)
     add(ownerWeight(10), `modifiable_tax: the owner can change the taxes (${caps.feeSetter.join(', ')})`);
-  if (caps.buyback.length > 0) add(ownerWeight(10), `buyback: the contract has a buyback function (${caps.buyback.join(', ')})`);
+  if (caps.buyback.length > 0)
+    add(
+      ownerWeight(caps.buybackConfirmed ? 20 : 10),
+      `buyback: the contract has a buyback function (${caps.buyback.join(', ')})${caps.buybackConfirmed ? '; the owner can take tokens from the pool, confirmed by simulation' : ''}`,
+    );
   const proxy = findings.proxy.implementation ?? findings.proxy.beacon;
   if (proxy || caps.upgrade.length > 0)
     add(
