@@ -41,7 +41,15 @@ export async function benchAnalyzer(): Promise<AnalyzerBenchResults> {
     const fx = await deployAnalyzerFixtures(chain.client, chain.rpcUrl, chain.deployment);
     const context = useChain(runtime, recorder.url, chain.deployment);
     context.addresses.liquidityLockers = [fx.uncxLocker, chain.deployment.liquidityLocker];
-    const tokens: Address[] = [...Object.values(fx.sample), fx.tax, fx.delayedHoneypot, fx.safeOwned, fx.uncxLocked];
+    const tokens: Address[] = [
+      ...Object.values(fx.sample),
+      fx.tax,
+      fx.delayedHoneypot,
+      fx.safeOwned,
+      fx.uncxLocked,
+      fx.v3Only,
+      fx.v3Honeypot,
+    ];
 
     // One warm-up pass (the probe's runtime code is read once per runtime), then the measured rounds.
     for (const token of tokens) await analyzeForCaller({ contractAddress: token }, null);

@@ -321,6 +321,54 @@ describe('POST /api/analyze: refusals and failures', () => {
   });
 });
 
+/** A JSON-RPC proxy that refuses eth_call with block overrides, as some providers do. */
+async function nodeWithoutBlockOverrides(target: string) {
+  const { createServer } = await import('node:http');
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      const parsed = JSON.parse(body) as { id: number; method: string; params: unknown[] };
+      if (!Array.isArray(parsed) && parsed.method === 'eth_call' && parsed.params.length >= 4) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: parsed.id,
+            error: { code: -32602, message: 'block overrides are not supported' },
+          }),
+        );
+        return;
+      }
+      void fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (upstream) =>
+        response.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text()),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('POST /api/analyze: a node without block overrides', () => {
+  it("still answers from today's simulation and says the recheck is missing", async () => {
+    const node = await nodeWithoutBlockOverrides(chain.rpcUrl);
+    try {
+      useChain(app.runtime, node.url, chain.deployment);
+      const body = await analysisOf(fx.sample.honeypot);
+      expect(body.is_honeypot).toBe(true);
+      expect(factorCodes(body)).toContain('recheck_unavailable');
+      const clean = await analysisOf(fx.sample.clean);
+      expect(clean.safety_rating).toBe('A');
+      expect(factorCodes(clean)).toEqual(['recheck_unavailable']);
+    } finally {
+      useChain(app.runtime, chain.rpcUrl, chain.deployment);
+      await node.close();
+    }
+  });
+});
+
 describe('POST /api/analyze: limits, cache and events', () => {
   it('gives 5 free analyses per IP a day, then 429 with Retry-After; other IPs are not affected', async () => {
     for (let i = 0; i < 5; i++) expect((await analyze(fx.sample.clean)).status).toBe(200);

@@ -186,8 +186,16 @@ async function runAnalysis(
   const buyback = capabilities.get('buyback') ?? [];
   const [trades, liquidity, minting, buybackWorks] = await Promise.all([
     pool
-      ? Promise.all(times.map((timestamp) => simulateTrades(client, chainKey, { token, weth: addresses.weth, pool, timestamp })))
-      : Promise.resolve([] as TradeResult[]),
+      ? Promise.all(
+          times.map((timestamp) =>
+            simulateTrades(client, chainKey, { token, weth: addresses.weth, pool, timestamp }).catch((error: unknown) => {
+              // A node without block overrides still gets today's answer; the recheck is reported missing.
+              if (timestamp === undefined) throw error;
+              return null;
+            }),
+          ),
+        )
+      : Promise.resolve([] as (TradeResult | null)[]),
     pool ? readLiquidity(client, pool, addresses.liquidityLockers, block.timestamp) : Promise.resolve(null),
     ownerCanCall(client, token, owner.address, mint, 'mint(address,uint256)', FRIEND_ADDRESS),
     pool ? ownerCanCall(client, token, owner.address, buyback, 'buyback(address,uint256)', pool.address) : Promise.resolve(false),
@@ -197,6 +205,7 @@ async function runAnalysis(
     symbol,
     ...tradeFindings(trades),
     noPool: pool === null,
+    recheckUnavailable: pool !== null && trades.slice(1).some((trade) => trade === null),
     owner,
     capabilities: {
       mint,

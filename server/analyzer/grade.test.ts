@@ -7,6 +7,7 @@ const clean = (): Findings => ({
   sellFailure: null,
   buyFailure: null,
   noPool: false,
+  recheckUnavailable: false,
   fees: { buy: 0, sell: 0, transfer: 0 },
   owner: { address: null, renounced: true, safe: null },
   capabilities: {

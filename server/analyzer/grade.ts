@@ -7,6 +7,8 @@ export interface Findings {
   sellFailsAt: number[];
   sellFailure: string | null;
   buyFailure: string | null;
+  /** The +1/+7 day simulations failed at the node (no block overrides there). */
+  recheckUnavailable: boolean;
   /** No pool with the wrapped native token was found, so nothing could be traded. */
   noPool: boolean;
   fees: { buy: number | null; sell: number | null; transfer: number | null };
@@ -94,6 +96,10 @@ export function grade(findings: Findings): Grade {
   if (honeypotNow) add(100, `honeypot: selling the token fails${findings.sellFailure ? ` (${findings.sellFailure})` : ''}`);
   else if (delayed.length > 0)
     add(100, `delayed_honeypot: selling works now but fails when simulated ${Math.min(...delayed)} days ahead`);
+  if (findings.recheckUnavailable)
+    factors.push(
+      'recheck_unavailable: the node refused the simulations 1 and 7 days ahead (block overrides); a delayed honeypot would not show',
+    );
   if (findings.buyFailure) add(60, `buy_fails: buying through the pool fails (${findings.buyFailure})`);
   if (findings.noPool) add(25, 'no_liquidity_pool: no pool with the wrapped native token; the token cannot be traded there');
 
