@@ -7,7 +7,7 @@ import { database } from '../server/core/db';
 import { deployAnalyzerFixtures, type AnalyzerFixtures } from './analyzer-fixtures';
 import { rpcRecorder, startTestChain, type TestChain } from './chain';
 import { startTestApp, type TestApp } from './harness';
-import { newWallet, registerAgent, signIn } from './wallets';
+import { newWallet, registerAgent, signatureHeaders, signIn } from './wallets';
 
 // The contract analyzer on real bytecode: the devnet's sample tokens and the analyzer fixtures
 // (test/analyzer-fixtures.ts), trades simulated with eth_call and state overrides (issue 13).
@@ -423,6 +423,27 @@ describe('POST /api/analyze: limits, cache and events', () => {
         )
       ).status,
     ).toBe(429);
+  });
+
+  it('accepts signature headers signing "Analyze contract <address>" for the tier check', async () => {
+    const whale = newWallet();
+    await chain.giveTokens(whale.address, 1_000_000n);
+    for (let i = 0; i < 6; i++) {
+      const headers = await signatureHeaders(whale, `Analyze contract ${fx.sample.clean}`);
+      const response = await analyze(fx.sample.clean, { wallet_address: whale.address }, headers);
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.verdict).toBe('safe');
+    }
+    // Headers signed for another contract authorize nothing.
+    const wrong = await signatureHeaders(whale, `Analyze contract ${fx.sample.honeypot}`);
+    expect((await analyze(fx.sample.clean, {}, wrong)).status).toBe(401);
+  });
+
+  it('does not lift the limit for a wallet_address the request is not authenticated as', async () => {
+    const whale = newWallet();
+    await chain.giveTokens(whale.address, 1_000_000n);
+    for (let i = 0; i < 5; i++) expect((await analyze(fx.sample.clean, { wallet_address: whale.address })).status).toBe(200);
+    expect((await analyze(fx.sample.clean, { wallet_address: whale.address })).status).toBe(429);
   });
 
   it('reuses a cached result within the block range and reads the chain again after it', async () => {
