@@ -102,17 +102,29 @@ function tradeFindings(trades: (TradeResult | null)[]) {
     const sellTax = taxPercent(trade.sold, trade.poolTokensIn);
     if (failed || (sellTax !== null && sellTax >= 90)) sellFailsAt.push(index === 0 ? 0 : RECHECK_DAYS[index - 1]!);
   });
+  const nowSellTax = now?.sellOk ? taxPercent(now.sold, now.poolTokensIn) : null;
   const sellFailure = !now
     ? null
     : !now.approveOk
       ? 'approve fails'
       : now.sent > 0n && !now.transferOk
         ? 'transfers fail'
-        : (now.sellError ?? (now.sellOk && now.ethOut === 0n ? 'the sale pays nothing' : null));
+        : (now.sellError ??
+          (now.sellOk && now.ethOut === 0n
+            ? 'the sale pays nothing'
+            : nowSellTax !== null && nowSellTax >= 90
+              ? `the sell tax is ${nowSellTax}%`
+              : null));
   return {
     sellFailsAt,
     sellFailure,
-    buyFailure: now && !now.buyOk ? (now.buyError ?? 'reverted') : null,
+    buyFailure: !now
+      ? null
+      : !now.buyOk
+        ? (now.buyError ?? 'reverted')
+        : now.bought === 0n
+          ? 'the buy delivered no tokens'
+          : null,
     fees: {
       buy: now?.buyOk ? taxPercent(now.poolTokensOut, now.bought) : null,
       sell: now?.sellOk ? taxPercent(now.sold, now.poolTokensIn) : null,
