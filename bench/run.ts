@@ -2,6 +2,7 @@
 // the cost of authentication, EIP-191 signature recovery, the invoke router's overhead, and
 // spends per second on one hot account with exact accounting. Writes docs/benchmarks.md.
 import { writeFile } from 'node:fs/promises';
+import { benchAnalyzer, renderAnalyzerSection } from './analyzer';
 import { benchLedgerSpends, type LedgerSpendResults } from './ledger-spends';
 import { benchMarket, renderMarket } from './market';
 import os from 'node:os';
@@ -801,6 +802,12 @@ async function main(): Promise<void> {
     `market: ${market.map((m) => `${m.database} resolve ${m.resolveMs.toFixed(0)} ms, list p50 ${m.listP50Ms.toFixed(2)} ms`).join('; ')}`,
   );
 
+  // In-process on its own anvil devnet: the contract analyzer (cold, cached, RPC calls).
+  const analyzer = await benchAnalyzer();
+  note(
+    `analyzer: cold p50 ${analyzer.coldP50Ms.toFixed(0)} ms, p99 ${analyzer.coldP99Ms.toFixed(0)} ms, cached ${Math.round(analyzer.cachedPerSec)}/s`,
+  );
+
   const report =
     render(
       {
@@ -820,7 +827,9 @@ async function main(): Promise<void> {
       startedAt,
     ) +
     '\n' +
-    renderMarket(market);
+    renderMarket(market) +
+    '\n' +
+    renderAnalyzerSection(analyzer);
   // Formatted as `npm run format:check` expects, so a fresh report passes it.
   const markdown = await prettier.format(report, { ...(await prettier.resolveConfig(REPORT)), filepath: REPORT });
   await writeFile(REPORT, markdown);

@@ -10,6 +10,7 @@ import aAgentsIdGet from './a/agents.[id].get';
 import aAgentsIdInvokeGet from './a/agents.[id].invoke.get';
 import aAgentsIdInvokePost from './a/agents.[id].invoke.post';
 import aAgentsIdPublicProfileGet from './a/agents.[id].public-profile.get';
+import aAnalyzePost from './a/analyze.post';
 import aGraphConnectionsGet from './a/graph.connections.get';
 import aListApiKeysGet from './a/list-api-keys.get';
 import aMintApiKeyPost from './a/mint-api-key.post';
@@ -83,6 +84,7 @@ export const ROUTES: AnyEndpoint[] = [
   aAgentsIdInvokeGet,
   aAgentsIdInvokePost,
   aAgentsIdPublicProfileGet,
+  aAnalyzePost,
   aGraphConnectionsGet,
   aListApiKeysGet,
   aMintApiKeyPost,

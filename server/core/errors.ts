@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   unprocessable: 422,
   idempotency_mismatch: 422,
   deposit_invalid: 422,
+  not_a_contract: 422,
   rate_limited: 429,
   internal_error: 500,
   upstream_error: 502,

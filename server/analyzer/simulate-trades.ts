@@ -1,0 +1,148 @@
+import {
+  decodeErrorResult,
+  decodeFunctionResult,
+  encodeFunctionData,
+  getAddress,
+  keccak256,
+  toHex,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
+import { artifact } from '../chain/artifacts';
+import { rpcError } from '../chain/client';
+import { sharedCache } from '../core/shared-state';
+
+// Trade simulation with eth_call and state overrides (no transaction is ever sent): the probe's
+// runtime code (contracts/AnalyzerProbe.sol) is placed at a throwaway address that is given ETH,
+// then one call buys, transfers to a fresh account, approves and sells, and returns every amount.
+// A block override moves the simulated time forward for the delayed-honeypot recheck.
+
+const throwaway = (label: string): Address => getAddress(`0x${keccak256(toHex(label)).slice(-40)}`);
+export const PROBE_ADDRESS = throwaway('vouchsafe.analyzer.probe');
+export const FRIEND_ADDRESS = throwaway('vouchsafe.analyzer.fresh-account');
+
+export interface Pool {
+  version: 2 | 3;
+  address: Address;
+  /** V2 router or SwapRouter02. */
+  router: Address;
+  /** V3 fee tier (0 for V2). */
+  fee: number;
+  /** Wrapped native token held by the pool (its depth). */
+  wethReserve: bigint;
+}
+
+export interface TradeResult {
+  buyOk: boolean;
+  buyError: string | null;
+  poolTokensOut: bigint;
+  bought: bigint;
+  transferOk: boolean;
+  sent: bigint;
+  received: bigint;
+  approveOk: boolean;
+  sellOk: boolean;
+  sellError: string | null;
+  sold: bigint;
+  poolTokensIn: bigint;
+  ethOut: bigint;
+}
+
+const probeCode = sharedCache<Hex>('analyzer.probe-code', { ttlMs: 24 * 3600_000, dropOn: [] });
+
+/** The probe's runtime code: what its creation code returns, run once with eth_call. */
+async function runtimeCode(client: PublicClient, chainKey: string): Promise<Hex> {
+  return probeCode().get(chainKey, async () => {
+    try {
+      const { data } = await client.call({ data: artifact('AnalyzerProbe').bytecode });
+      if (!data || data === '0x') throw new Error('the probe deployment returned no code');
+      return data;
+    } catch (error) {
+      throw rpcError(error);
+    }
+  });
+}
+
+function revertReason(data: Hex): string | null {
+  if (data === '0x') return null;
+  try {
+    const decoded = decodeErrorResult({ data });
+    return decoded.args?.length ? String(decoded.args[0]) : decoded.errorName;
+  } catch {
+    return `custom error ${data.slice(0, 10)}`;
+  }
+}
+
+/** Trade size: 0.5% of the pool's wrapped native reserve, between 1 gwei and 1 ETH. */
+export function tradeSize(pool: Pool): bigint {
+  const size = pool.wethReserve / 200n;
+  if (size > 10n ** 18n) return 10n ** 18n;
+  return size < 10n ** 9n ? 10n ** 9n : size;
+}
+
+export async function simulateTrades(
+  client: PublicClient,
+  chainKey: string,
+  input: { token: Address; weth: Address; pool: Pool; timestamp?: bigint },
+): Promise<TradeResult> {
+  const { abi } = artifact('AnalyzerProbe');
+  const code = await runtimeCode(client, chainKey);
+  const ethIn = tradeSize(input.pool);
+  const data = encodeFunctionData({
+    abi,
+    functionName: 'probe',
+    args: [
+      {
+        version: input.pool.version,
+        router: input.pool.router,
+        pool: input.pool.address,
+        token: input.token,
+        weth: input.weth,
+        fee: input.pool.fee,
+        friend: FRIEND_ADDRESS,
+        ethIn,
+        transferBps: 1000n,
+      },
+    ],
+  });
+  let raw: Hex | undefined;
+  try {
+    ({ data: raw } = await client.call({
+      to: PROBE_ADDRESS,
+      data,
+      gas: 30_000_000n,
+      stateOverride: [{ address: PROBE_ADDRESS, code, balance: ethIn * 2n }],
+      blockOverrides: input.timestamp !== undefined ? { time: input.timestamp } : undefined,
+    }));
+  } catch (error) {
+    throw rpcError(error);
+  }
+  const result = decodeFunctionResult({ abi, functionName: 'probe', data: raw ?? '0x' }) as {
+    buyOk: boolean;
+    buyError: Hex;
+    poolTokensOut: bigint;
+    bought: bigint;
+    transferOk: boolean;
+    sent: bigint;
+    received: bigint;
+    approveOk: boolean;
+    sellOk: boolean;
+    sellError: Hex;
+    sold: bigint;
+    poolTokensIn: bigint;
+    ethOut: bigint;
+  };
+  return {
+    ...result,
+    buyError: result.buyOk ? null : (revertReason(result.buyError) ?? 'reverted'),
+    sellError: result.sellOk ? null : (revertReason(result.sellError) ?? 'reverted'),
+  };
+}
+
+/** Tax in percent from what was expected and what arrived (2 decimals); null when nothing moved. */
+export function taxPercent(expected: bigint, actual: bigint): number | null {
+  if (expected <= 0n) return null;
+  if (actual >= expected) return 0;
+  return Number(((expected - actual) * 10_000n) / expected) / 100;
+}
