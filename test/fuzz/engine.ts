@@ -36,6 +36,8 @@ import {
 const DEFAULT_RUNS = 2600;
 const DEFAULT_SEED = 20261123;
 const CREDENTIALS = ['none', 'other', 'own'] as const;
+/** The first values of the known pool: both fixture agents' ids, handles and wallets, and more. */
+const FIXTURES = 8;
 type Credential = (typeof CREDENTIALS)[number];
 /** Bookkeeping a refused request may write: rate-limit counters and settled idempotency keys. */
 const BOOKKEEPING_TABLES = new Set(['_migrations', 'rate_limit_counters', 'idempotency_keys']);
@@ -301,8 +303,9 @@ class Fuzzer {
     return (await this.app.database.sql.query<{ state: string }>(this.snapshotQuery))[0]!.state;
   }
 
+  /** Half the time one of the fixtures (both agents, their handles and wallets), else any known value. */
   private pick(index: number): string {
-    return this.known[index % this.known.length]!;
+    return index % 2 === 0 ? this.known[(index / 2) % FIXTURES]! : this.known[index % this.known.length]!;
   }
 
   private value(choice: Choice, schema: object | undefined, seed: number, encode: boolean): string {
@@ -405,7 +408,7 @@ class Fuzzer {
     if (typeof value === 'string') {
       if (/(^|_)id$|^handle$|wallet/.test(key) && value.length <= 100 && !this.known.includes(value)) {
         this.known.push(value);
-        if (this.known.length > 400) this.known.splice(8, 1); // keep the fixtures (the first 8)
+        if (this.known.length > 400) this.known.splice(FIXTURES, 1); // keep the fixtures
       }
       return;
     }
@@ -446,13 +449,36 @@ class Fuzzer {
     }
     const after = await this.snapshot();
     if (status >= 400 && status < 500 && after !== this.lastSnapshot) {
-      fail(status, `a ${status} changed the database: ${diffStates(this.lastSnapshot, after)}`);
+      fail(status, `a ${status} changed the database: ${await this.describeChange(this.lastSnapshot, after)}`);
     }
     this.lastSnapshot = after;
     if (status >= 200 && status < 300) {
       this.harvest(response.body);
       if (request.method !== 'GET') await this.keepCredentials();
     }
+  }
+
+  /** What changed between two snapshots, with the newest row of each table whose count changed. */
+  private async describeChange(before: string, after: string): Promise<string> {
+    const a = JSON.parse(before) as Record<string, unknown>;
+    const b = JSON.parse(after) as Record<string, unknown>;
+    const lines: string[] = [];
+    for (const key of Object.keys({ ...a, ...b })) {
+      if (JSON.stringify(a[key]) === JSON.stringify(b[key])) continue;
+      if (key === 'ledger balances') {
+        lines.push('ledger balances');
+        continue;
+      }
+      let newest = '';
+      if (!key.includes('.')) {
+        const rows = await this.app.database.sql.query<{ row: string }>(
+          `SELECT row_to_json(t)::text AS row FROM "${key}" t ORDER BY ctid DESC LIMIT 1`,
+        );
+        newest = ` (newest: ${(rows[0]?.row ?? '').slice(0, 300)})`;
+      }
+      lines.push(`${key} ${String(a[key])} -> ${String(b[key])}${newest}`);
+    }
+    return lines.join('; ');
   }
 
   /** A successful write may have revoked a fixture's token (POST /api/v1/auth/revoke): sign in again. */
@@ -494,15 +520,6 @@ function describeMutation(m: Mutation): string {
     case 'contentType':
       return `content-type ${String(m.value)}`;
   }
-}
-
-function diffStates(before: string, after: string): string {
-  const a = JSON.parse(before) as Record<string, unknown>;
-  const b = JSON.parse(after) as Record<string, unknown>;
-  return Object.keys({ ...a, ...b })
-    .filter((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]))
-    .map((key) => (key === 'ledger balances' ? 'ledger balances' : `${key} ${String(a[key])} -> ${String(b[key])}`))
-    .join('; ');
 }
 
 async function makeActor(app: TestApp, name: string, targetUrl: string): Promise<Actor> {
