@@ -132,7 +132,7 @@ async function readOperations(app: TestApp): Promise<FuzzOperation[]> {
       operations.push({
         method: method.toUpperCase(),
         template,
-        params: [...(item.parameters ?? []), ...(operation.parameters ?? [])] as Param[],
+        params: [...((item.parameters ?? []) as Param[]), ...((operation.parameters ?? []) as Param[])],
         body,
         fields: fieldPaths(body ?? undefined),
         security,
