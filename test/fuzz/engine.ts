@@ -254,7 +254,12 @@ interface BuiltRequest {
   url: string;
   headers: Record<string, string>;
   body: string | undefined;
+  /** The field that carries a NUL or a lone surrogate (PostgreSQL cannot store either), if any. */
+  unstorable?: string;
 }
+
+/** A lone UTF-16 surrogate. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 interface Failure {
   index: number;
@@ -332,6 +337,7 @@ class Fuzzer {
       return this.value(plan.paths[pathIndex++ % plan.paths.length]!, param?.schema, seed++, true);
     });
     // Query: required parameters and a random subset of the optional ones, valid-shaped.
+    let unstorable: string | undefined;
     const queryParams = op.params.filter((p) => p.in === 'query');
     const query: [string, string][] = [];
     queryParams.forEach((param, i) => {
@@ -344,9 +350,13 @@ class Fuzzer {
       const param = queryParams[m.pick % queryParams.length]!;
       const name = encodeComponent(param.name);
       const kept = query.filter(([key]) => key !== name);
-      if (m.kind === 'query') kept.push([name, this.value(m.choice, param.schema, seed++, true)]);
-      else
+      if (m.kind === 'query') {
+        kept.push([name, this.value(m.choice, param.schema, seed++, true)]);
+        // Only a NUL survives URL decoding (an encoded lone surrogate decodes to U+FFFD).
+        if (m.choice.kind === 'hostile' && m.choice.value.includes('\u0000')) unstorable = param.name;
+      } else {
         kept.push(...query.filter(([key]) => key === name), [name, encodeComponent(m.value)], [name, encodeComponent(m.value)]);
+      }
       query.splice(0, query.length, ...kept);
     }
     if (m.kind === 'queryExtra') query.push([encodeComponent(m.name), encodeComponent(m.value)]);
@@ -374,6 +384,8 @@ class Fuzzer {
       if (m.kind === 'bodyField') {
         const field = op.fields.length ? op.fields[m.pick % op.fields.length]! : [];
         value = setPath(value, field, m.value);
+        if (field.length && typeof m.value === 'string' && (m.value.includes('\u0000') || LONE_SURROGATE.test(m.value)))
+          unstorable = field.join('.');
       }
       if (m.kind === 'bodyAsArray') value = [value];
       body = serialize(value);
@@ -393,7 +405,7 @@ class Fuzzer {
       else headers['content-type'] = m.value;
     }
     if (m.kind === 'header') headers[m.name] = m.value;
-    return { method: op.method, url: `${path}${search ? `?${search}` : ''}`, headers, body };
+    return { method: op.method, url: `${path}${search ? `?${search}` : ''}`, headers, body, unstorable };
   }
 
   private record(template: string, status: number) {
@@ -446,6 +458,19 @@ class Fuzzer {
       checkResponse(request.method, request.url, status, contentType, response.body);
     } catch (error) {
       fail(status, (error as Error).message.slice(0, 400));
+    }
+    // A NUL or lone surrogate is never accepted; refused, it is a 400 naming its field.
+    if (request.unstorable && status >= 200 && status < 300)
+      fail(status, `accepted a NUL or lone surrogate in ${request.unstorable}`);
+    const fields = (response.body?.details?.fields ?? {}) as Record<string, string>;
+    const unstorableNamed = Object.entries(fields).filter(([, reason]) => /NUL|surrogate/.test(reason));
+    if (
+      request.unstorable &&
+      status === 400 &&
+      unstorableNamed.length &&
+      !unstorableNamed.some(([field]) => field === request.unstorable)
+    ) {
+      fail(status, `named ${unstorableNamed.map(([field]) => field).join(', ')} instead of ${request.unstorable}`);
     }
     const after = await this.snapshot();
     if (status >= 400 && status < 500 && after !== this.lastSnapshot) {
