@@ -2,7 +2,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.next/', '.data/', 'server/core/db/generated/', 'next-env.d.ts', 'coverage/', '.bench/'] },
+  {
+    ignores: [
+      'node_modules/',
+      '.next/',
+      '.data/',
+      'server/core/db/generated/',
+      'sdk/schema.d.ts',
+      'next-env.d.ts',
+      'coverage/',
+      '.bench/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

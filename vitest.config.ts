@@ -29,7 +29,14 @@ export default defineConfig({
       {
         extends: true,
         // The production entry (server.ts) over real HTTP; builds the app first when needed.
-        test: { name: 'e2e', include: ['e2e/**/*.e2e.test.ts'], testTimeout: 120_000, hookTimeout: 600_000 },
+        // Every answer the e2e suites fetch from /api is checked against the OpenAPI document.
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.e2e.test.ts'],
+          setupFiles: ['e2e/contract-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 600_000,
+        },
       },
     ],
   },

@@ -85,6 +85,15 @@ describe('input errors', () => {
     expect(Object.keys(response.body.details.fields).sort()).toEqual(['agentName', 'message', 'signature', 'walletAddress']);
   });
 
+  it('refuses a NUL in a query it reads with 400 naming the field, and ignores the query of an endpoint that reads none', async () => {
+    const refused = await app.get('/api/agents?search=%00');
+    expect(refused.status).toBe(400);
+    expect(refused.body.details.fields).toHaveProperty('search');
+    // Found by the fuzz: a 400 that GET /api/v1/health does not document.
+    const ignored = await app.get('/api/v1/health?%00=%01');
+    expect(ignored.status).toBe(200);
+  });
+
   it('refuses unknown enum values in the query with 400', async () => {
     const response = await app.get('/api/agents?tier=platinum');
     expect(response.status).toBe(400);

@@ -66,19 +66,46 @@ function fixNullableRefs(node: unknown): unknown {
   return object;
 }
 
+/**
+ * The generator writes a regex with flags as `source/flags` (`^[^\\p{Cc}]*$/u`), a pattern that
+ * matches nothing. JSON Schema patterns are ECMA-262 with Unicode semantics, so the `u` (or `v`)
+ * flag is dropped; any other flag changes the meaning and cannot be documented, so it stops the
+ * build of the document. (A `/` inside a regex source is always escaped, so an unescaped slash
+ * followed by flags at the end can only be this.)
+ */
+function fixPatternFlags(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(fixPatternFlags);
+  if (!node || typeof node !== 'object') return node;
+  const object = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, fixPatternFlags(value)])) as Record<
+    string,
+    unknown
+  >;
+  if (typeof object.pattern === 'string') {
+    const match = /(?<!\\)\/([dgimsuyv]+)$/.exec(object.pattern);
+    if (match) {
+      const unsupported = match[1]!.replace(/[uv]/g, '');
+      if (unsupported) throw new Error(`pattern ${object.pattern}: the flags ${unsupported} cannot be written in JSON Schema`);
+      object.pattern = object.pattern.slice(0, match.index);
+    }
+  }
+  return object;
+}
+
 /** The OpenAPI 3.1 document of an API built by createApi(). */
 export function openApiDocument(app: OpenAPIHono): OpenApiDocument {
-  return fixNullableRefs(
-    app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: {
-        title: 'Vouchsafe API',
-        version: '1.1.0',
-        description:
-          'Identity, trust and safety for autonomous agents on Base. Family A lives under /api, family B under /api/v1. Errors always have the shape `{error, code, details}`.',
-      },
-      servers: [{ url: '/', description: 'This deployment' }],
-    }),
+  return fixPatternFlags(
+    fixNullableRefs(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: 'Vouchsafe API',
+          version: '1.1.0',
+          description:
+            'Identity, trust and safety for autonomous agents on Base. Family A lives under /api, family B under /api/v1. Errors always have the shape `{error, code, details}`.',
+        },
+        servers: [{ url: '/', description: 'This deployment' }],
+      }),
+    ),
   ) as OpenApiDocument;
 }
 
