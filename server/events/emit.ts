@@ -21,6 +21,36 @@ export const EVENT_NAMES = [
 
 export type EventName = (typeof EVENT_NAMES)[number];
 
+export function isEventName(name: string): name is EventName {
+  return (EVENT_NAMES as readonly string[]).includes(name);
+}
+
+/** The lowest tier that may receive an event (spec: Events, Min tier); 'none' is the spec's free. */
+export const EVENT_MIN_TIER: Record<EventName, 'none' | 'entry'> = {
+  'agent.registered': 'none',
+  'agent.tier_upgraded': 'none',
+  'agent.invoked': 'none',
+  'smart_money.alert': 'entry',
+  'smart_money.large_swap': 'entry',
+  'smart_money.swap': 'entry',
+  'smart_money.new_position': 'entry',
+  'smart_money.exit': 'entry',
+  'scan.completed': 'none',
+  'skill.published': 'none',
+  'skill.installed': 'entry',
+  'job.posted': 'none',
+  'job.bid': 'none',
+  'job.completed': 'none',
+};
+
+/** Audience wallets as stored: lowercase, unique; empty for a public event. */
+export function audienceOf(options: EmitOptions): string[] {
+  if (!options.audience) return [];
+  const wallets = [...new Set(options.audience.map((wallet) => wallet.toLowerCase()))];
+  if (wallets.length === 0) throw new Error('a private event needs at least one audience wallet');
+  return wallets;
+}
+
 /**
  * Wakes stream readers and webhook workers (the runtime's `event` change notices) after an event
  * was committed; correctness never depends on it.
@@ -30,10 +60,6 @@ export function wake(name: EventName): void {
   queueMicrotask(() => changes.publish({ kind: 'event', id: name }));
 }
 
-/**
- * Appends an event to the log. Pass the transaction that makes the change (prismaRunner(tx))
- * so that the event exists exactly when the change does.
- */
 export interface EmitOptions {
   /**
    * The wallets that may see the event (stream and webhooks); omitted for a public event. An
@@ -43,28 +69,41 @@ export interface EmitOptions {
   audience?: readonly string[];
 }
 
+/**
+ * Appends an event to the log. Pass the transaction that makes the change (prismaRunner(tx))
+ * so that the event exists exactly when the change does. The event gets its log position (id)
+ * when that transaction commits (migration events_commit_order); emit as late in the
+ * transaction as is convenient.
+ */
 export async function emit(
   name: EventName,
   data: Record<string, unknown>,
   runner: Queryable,
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- stored once the delivery layer lands (issue 10)
   options: EmitOptions = {},
-): Promise<bigint> {
-  const [row] = await runner.query<{ id: string | bigint }>(
-    'INSERT INTO events (name, data) VALUES ($1, $2::jsonb) RETURNING id',
-    [name, JSON.stringify(data)],
-  );
+): Promise<void> {
+  await runner.query('INSERT INTO events (name, data, audience) VALUES ($1, $2::jsonb, $3::text[])', [
+    name,
+    JSON.stringify(data),
+    audienceOf(options),
+  ]);
   wake(name);
-  return BigInt(row!.id);
 }
 
 /**
  * A CTE that appends an event when the CTE `guard` returned a row: for statements that must
  * record an event exactly when their change happens. Call wake() once the statement committed.
  */
-export function eventCte(p: SqlParams, cteName: string, name: EventName, data: Record<string, unknown>, guard: string): string {
+export function eventCte(
+  p: SqlParams,
+  cteName: string,
+  name: EventName,
+  data: Record<string, unknown>,
+  guard: string,
+  options: EmitOptions = {},
+): string {
   return `${cteName} AS (
-    INSERT INTO events (name, data) SELECT ${p.add(name)}, ${p.add(JSON.stringify(data))}::jsonb
+    INSERT INTO events (name, data, audience)
+    SELECT ${p.add(name)}, ${p.add(JSON.stringify(data))}::jsonb, ${p.add(audienceOf(options))}::text[]
     FROM (SELECT 1 FROM ${guard} LIMIT 1) g RETURNING id)`;
 }
 
@@ -78,9 +117,10 @@ export async function withEvent(
   statement: string,
   name: EventName,
   data: Record<string, unknown>,
+  options: EmitOptions = {},
 ): Promise<boolean> {
   const rows = await runner.query(
-    `WITH changed AS (${statement}), ${eventCte(p, 'ev', name, data, 'changed')} SELECT count(*)::int AS n FROM ev`,
+    `WITH changed AS (${statement}), ${eventCte(p, 'ev', name, data, 'changed', options)} SELECT count(*)::int AS n FROM ev`,
     p.values,
   );
   const appended = Number((rows[0] as { n: number } | undefined)?.n ?? 0) > 0;
