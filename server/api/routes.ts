@@ -17,6 +17,9 @@ import aRegisterAgentPost from './a/register-agent.post';
 import aRevokeApiKeyPost from './a/revoke-api-key.post';
 import aStatsGet from './a/stats.get';
 import aUpdateProfilePost from './a/update-profile.post';
+import aWebhooksGet from './a/webhooks.get';
+import aWebhooksPost from './a/webhooks.post';
+import aWebhooksIdDelete from './a/webhooks.[id].delete';
 import v1AgentsBootstrapPost from './v1/agents.bootstrap.post';
 import v1AgentsGet from './v1/agents.get';
 import v1AgentsMeStatsGet from './v1/agents.me.stats.get';
@@ -33,6 +36,11 @@ import v1CreditsDepositGet from './v1/credits.deposit.get';
 import v1CreditsGet from './v1/credits.get';
 import v1HealthGet from './v1/health.get';
 import v1StreamGet from './v1/stream.get';
+import v1WebhooksGet from './v1/webhooks.get';
+import v1WebhooksPost from './v1/webhooks.post';
+import v1WebhooksIdDelete from './v1/webhooks.[id].delete';
+import v1WebhooksIdDeliveriesGet from './v1/webhooks.[id].deliveries.get';
+import v1WebhooksIdDeliveriesDeliveryIdRedeliverPost from './v1/webhooks.[id].deliveries.[delivery_id].redeliver.post';
 
 export const ROUTES: AnyEndpoint[] = [
   aAgentGet,
@@ -51,6 +59,9 @@ export const ROUTES: AnyEndpoint[] = [
   aRevokeApiKeyPost,
   aStatsGet,
   aUpdateProfilePost,
+  aWebhooksGet,
+  aWebhooksPost,
+  aWebhooksIdDelete,
   v1AgentsBootstrapPost,
   v1AgentsGet,
   v1AgentsMeStatsGet,
@@ -67,4 +78,9 @@ export const ROUTES: AnyEndpoint[] = [
   v1CreditsGet,
   v1HealthGet,
   v1StreamGet,
+  v1WebhooksGet,
+  v1WebhooksPost,
+  v1WebhooksIdDelete,
+  v1WebhooksIdDeliveriesGet,
+  v1WebhooksIdDeliveriesDeliveryIdRedeliverPost,
 ];
