@@ -2,6 +2,7 @@ import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction, database } from '../server/core/db';
 import { emit } from '../server/events/emit';
+import { GET as nextDoor } from '../app/api/[...path]/route';
 import { startTestApp, type TestApp } from './harness';
 import { newWallet, signIn } from './wallets';
 
@@ -147,6 +148,27 @@ describe('GET /api/v1/stream', () => {
     expect(forRich!.map((e) => e.event)).toEqual(['smart_money.alert', 'job.posted']);
   });
 
+  it('streams through the Next.js door (app/api/[...path]/route.ts) too', async () => {
+    const me = await viewer();
+    const controller = new AbortController();
+    const response = await nextDoor(
+      new Request('http://vouchsafe.test/api/v1/stream?events=job.posted', {
+        headers: { authorization: `Bearer ${me.token}` },
+        signal: controller.signal,
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = response.body!.getReader();
+    await emitNow('job.posted', { job_id: 'door' });
+    let text = '';
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline && !text.includes('"door"')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toMatch(/id: \d+\nevent: job\.posted\n/);
+    await reader.cancel();
+    controller.abort();
+  });
+
   it('limits open streams per caller (429) and ends a stream with reconnect at its maximum age', async () => {
     const me = await viewer();
     const opened = await Promise.all(
@@ -178,7 +200,8 @@ describe('GET /api/v1/stream', () => {
           await withTransaction(async (tx) => {
             await emit('job.bid', { marker, writer, n }, tx.sql);
             // Commit at a random moment, so commits overtake each other (PostgreSQL).
-            if (database().kind === 'postgres' && Math.random() < 0.3) await tx.sql.query('SELECT pg_sleep(random() * 0.003)');
+            if (database().kind === 'postgres' && Math.random() < 0.3)
+              await tx.sql.query('SELECT 1 AS slept FROM pg_sleep(random() * 0.003)');
           });
         }
       })(),
@@ -186,7 +209,10 @@ describe('GET /api/v1/stream', () => {
     const received: string[] = [];
     let last: string | undefined;
     let writing = true;
-    const finished = Promise.all(writers).finally(() => (writing = false));
+    let failure: unknown = null;
+    const finished = Promise.all(writers)
+      .catch((error) => void (failure = error))
+      .finally(() => (writing = false));
     // The reader starts now (everything after the current head), disconnects after a random
     // number of events and resumes from the last id it saw, until every event arrived.
     const startAfter = (await database().sql.query<{ id: string }>('SELECT COALESCE(max(id), 0)::text AS id FROM events'))[0]!.id;
@@ -194,6 +220,7 @@ describe('GET /api/v1/stream', () => {
     let sessions = 0;
     const total = 8 * 500;
     while (received.length < total) {
+      if (failure) throw failure;
       sessions++;
       const take = 1 + Math.floor(Math.random() * 700);
       const before = received.length;
