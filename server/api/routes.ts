@@ -10,6 +10,7 @@ import aAgentsIdGet from './a/agents.[id].get';
 import aAgentsIdInvokeGet from './a/agents.[id].invoke.get';
 import aAgentsIdInvokePost from './a/agents.[id].invoke.post';
 import aAgentsIdPublicProfileGet from './a/agents.[id].public-profile.get';
+import aCronJobGet from './a/cron.[job].get';
 import aGraphConnectionsGet from './a/graph.connections.get';
 import aListApiKeysGet from './a/list-api-keys.get';
 import aMintApiKeyPost from './a/mint-api-key.post';
@@ -52,6 +53,7 @@ export const ROUTES: AnyEndpoint[] = [
   aAgentsIdInvokeGet,
   aAgentsIdInvokePost,
   aAgentsIdPublicProfileGet,
+  aCronJobGet,
   aGraphConnectionsGet,
   aListApiKeysGet,
   aMintApiKeyPost,

@@ -1,47 +1,10 @@
 import { currentRuntime } from '../core/runtime';
 import type { Queryable, SqlParams } from '../core/db/sql-runner';
 
-// The platform's event names (spec: Events).
-export const EVENT_NAMES = [
-  'agent.registered',
-  'agent.tier_upgraded',
-  'agent.invoked',
-  'smart_money.alert',
-  'smart_money.large_swap',
-  'smart_money.swap',
-  'smart_money.new_position',
-  'smart_money.exit',
-  'scan.completed',
-  'skill.published',
-  'skill.installed',
-  'job.posted',
-  'job.bid',
-  'job.completed',
-] as const;
+import { EVENT_MIN_TIER, EVENT_NAMES, isEventName, type EventName } from '../schemas/events';
 
-export type EventName = (typeof EVENT_NAMES)[number];
-
-export function isEventName(name: string): name is EventName {
-  return (EVENT_NAMES as readonly string[]).includes(name);
-}
-
-/** The lowest tier that may receive an event (spec: Events, Min tier); 'none' is the spec's free. */
-export const EVENT_MIN_TIER: Record<EventName, 'none' | 'entry'> = {
-  'agent.registered': 'none',
-  'agent.tier_upgraded': 'none',
-  'agent.invoked': 'none',
-  'smart_money.alert': 'entry',
-  'smart_money.large_swap': 'entry',
-  'smart_money.swap': 'entry',
-  'smart_money.new_position': 'entry',
-  'smart_money.exit': 'entry',
-  'scan.completed': 'none',
-  'skill.published': 'none',
-  'skill.installed': 'entry',
-  'job.posted': 'none',
-  'job.bid': 'none',
-  'job.completed': 'none',
-};
+// The names, their minimum tiers and payload schemas live with the API schemas (server/schemas/events.ts).
+export { EVENT_MIN_TIER, EVENT_NAMES, isEventName, type EventName };
 
 /** Audience wallets as stored: lowercase, unique; empty for a public event. */
 export function audienceOf(options: EmitOptions): string[] {

@@ -1,4 +1,5 @@
 import { settleStaleInvocations } from '../invoke/settle-stale-invocations';
+import { runWebhooks, startWebhookWorker, webhookSettings } from '../webhooks/deliver-webhooks';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
 
@@ -15,6 +16,14 @@ export const JOBS: Job[] = [
     everyMs: 60_000,
     // Well past the router's own limit, so a call still in flight is never touched.
     run: (runtime) => settleStaleInvocations(runtime.config.INVOKE_TIMEOUT_MS + 60_000),
+  },
+  {
+    // Webhook fan-out and due deliveries (retries). Instances run it at once safely: the fan-out
+    // holds the cursor row, deliveries are claimed with SKIP LOCKED. The in-process worker below
+    // also runs it on every committed event; this is the fallback and the cron route's entry.
+    id: 'webhooks',
+    everyMs: 10_000,
+    run: (runtime) => runWebhooks(runtime.database, webhookSettings(runtime)),
   },
 ];
 
@@ -42,4 +51,5 @@ export function ensureJobsStarted(runtime: Runtime): void {
   if (runtime.state.has('scheduler.started')) return;
   runtime.state.set('scheduler.started', true);
   runtime.onClose(startJobs(runtime));
+  runtime.onClose(startWebhookWorker(runtime));
 }

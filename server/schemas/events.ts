@@ -1,7 +1,49 @@
 import { z } from '@hono/zod-openapi';
-import { EVENT_NAMES, isEventName, type EventName } from '../events/emit';
 
 // Event stream and webhook inputs and outputs (spec: Events; docs/events.md).
+
+// The platform's event names (spec: Events).
+export const EVENT_NAMES = [
+  'agent.registered',
+  'agent.tier_upgraded',
+  'agent.invoked',
+  'smart_money.alert',
+  'smart_money.large_swap',
+  'smart_money.swap',
+  'smart_money.new_position',
+  'smart_money.exit',
+  'scan.completed',
+  'skill.published',
+  'skill.installed',
+  'job.posted',
+  'job.bid',
+  'job.completed',
+] as const;
+
+export type EventName = (typeof EVENT_NAMES)[number];
+
+export function isEventName(name: string): name is EventName {
+  return (EVENT_NAMES as readonly string[]).includes(name);
+}
+
+/** The lowest tier that may receive an event (spec: Events, Min tier); 'none' is the spec's free. */
+export const EVENT_MIN_TIER: Record<EventName, 'none' | 'entry'> = {
+  'agent.registered': 'none',
+  'agent.tier_upgraded': 'none',
+  'agent.invoked': 'none',
+  'smart_money.alert': 'entry',
+  'smart_money.large_swap': 'entry',
+  'smart_money.swap': 'entry',
+  'smart_money.new_position': 'entry',
+  'smart_money.exit': 'entry',
+  'scan.completed': 'none',
+  'skill.published': 'none',
+  'skill.installed': 'entry',
+  'job.posted': 'none',
+  'job.bid': 'none',
+  'job.completed': 'none',
+};
+
 
 export const eventName = z.enum(EVENT_NAMES).openapi({ description: 'An event name (docs/events.md)' });
 

@@ -2,6 +2,7 @@ import type { Database } from '../core/db/open';
 import { prismaRunner, type Queryable } from '../core/db/sql-runner';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
+import { EVENT_MIN_TIER } from '../events/emit';
 import { envelope, readEvent, type LoggedEvent } from '../events/log';
 import { OutboundError, outboundRequest } from '../net/outbound';
 import { decryptSecret, signatureHeaders } from './signing';
@@ -38,6 +39,9 @@ export function webhookSettings(runtime: Runtime): WebhookSettings {
 }
 
 const GATED_TIERS = `('entry', 'pro', 'enterprise')`;
+const GATED_EVENTS = Object.entries(EVENT_MIN_TIER)
+  .filter(([, tier]) => tier !== 'none')
+  .map(([name]) => name);
 
 /** Turns the log's new events into deliveries; returns how many events it consumed. */
 export async function fanOut(database: Database): Promise<number> {
@@ -56,14 +60,13 @@ export async function fanOut(database: Database): Promise<number> {
            SELECT gen_random_uuid(), w.id, ev.id, ev.created_at
            FROM ev JOIN webhooks w ON w.is_active AND ev.name = ANY (w.events) AND w.created_at <= ev.created_at
            WHERE (cardinality(ev.audience) = 0 OR lower(w.owner_wallet) = ANY (ev.audience))
-             AND (ev.name NOT IN ('smart_money.alert', 'smart_money.large_swap', 'smart_money.swap', 'smart_money.new_position',
-                                  'smart_money.exit', 'skill.installed')
+             AND (ev.name <> ALL ($2::text[])
                   OR EXISTS (SELECT 1 FROM agents a WHERE a.owner_wallet = w.owner_wallet AND a.tier IN ${GATED_TIERS}))
            ON CONFLICT (webhook_id, event_id) DO NOTHING
            RETURNING 1
          )
          SELECT (SELECT count(*) FROM ev)::int AS consumed, (SELECT max(id) FROM ev)::text AS last, (SELECT count(*) FROM matched)::int AS created`,
-        [cursor!.last_id],
+        [cursor!.last_id, GATED_EVENTS],
       );
       if (result && result.last !== null) {
         await sql.query(`UPDATE event_cursors SET last_id = $1::bigint WHERE name = 'webhooks'`, [result.last]);
