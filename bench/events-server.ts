@@ -18,7 +18,7 @@ const runtime = await startRuntime({
     ALLOW_PRIVATE_URLS: 'true',
     SERVICE_NETWORK: 'testnet',
     LOG_LEVEL: 'silent',
-    STREAM_MAX_PER_CALLER: '100000',
+    STREAM_MAX_PER_CALLER: '10000',
     RATE_LIMIT_AUTH: '100000/1m',
   },
 });
@@ -30,7 +30,11 @@ const address = server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 let stopWorker: (() => void) | null = null;
 
-type Command = { id: number; kind: 'memory' } | { id: number; kind: 'emit'; name: string; count: number; batch: number } | { id: number; kind: 'webhooks' } | { id: number; kind: 'subscribers' };
+type Command =
+  | { id: number; kind: 'memory' }
+  | { id: number; kind: 'emit'; name: string; count: number; batch: number }
+  | { id: number; kind: 'webhooks' }
+  | { id: number; kind: 'subscribers' };
 
 process.on('message', async (command: Command) => {
   const answer = (value: unknown) => process.send!({ id: command.id, value });

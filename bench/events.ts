@@ -17,7 +17,10 @@ const SUBSCRIBERS = Math.min(TOTAL, Number(process.argv[3] ?? 1000));
 const FANOUT_EVENTS = 50;
 const WEBHOOK_EVENTS = 2000;
 
-const child = fork(path.join(ROOT, 'bench/events-server.ts'), [], { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: 'inherit' });
+const child = fork(path.join(ROOT, 'bench/events-server.ts'), [], {
+  execArgv: ['--import', 'tsx', '--expose-gc'],
+  stdio: 'inherit',
+});
 const pending = new Map<number, (value: any) => void>();
 let nextId = 1;
 child.on('message', (message: { id: number; value: unknown }) => pending.get(message.id)?.(message.value));
@@ -50,16 +53,20 @@ const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 const delays: number[] = [];
 function openStream(query: string, measure: boolean): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const request = http.get(`${base}/api/v1/stream?${query}`, { agent, headers: { authorization: `Bearer ${token}` } }, (response) => {
-      if (response.statusCode !== 200) return reject(new Error(`stream ${response.statusCode}`));
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        if (!measure) return;
-        const now = Date.now();
-        for (const match of chunk.matchAll(/"sent_at":(\d+)/g)) delays.push(now - Number(match[1]));
-      });
-      resolve(response);
-    });
+    const request = http.get(
+      `${base}/api/v1/stream?${query}`,
+      { agent, headers: { authorization: `Bearer ${token}` } },
+      (response) => {
+        if (response.statusCode !== 200) return reject(new Error(`stream ${response.statusCode}`));
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          if (!measure) return;
+          const now = Date.now();
+          for (const match of chunk.matchAll(/"sent_at":(\d+)/g)) delays.push(now - Number(match[1]));
+        });
+        resolve(response);
+      },
+    );
     request.on('error', reject);
   });
 }
@@ -85,7 +92,9 @@ const perConnection = {
   rss: (after.rss - before.rss) / TOTAL,
   heap: (after.heapUsed - before.heapUsed) / TOTAL,
 };
-console.log(`open streams: ${await ask({ kind: 'subscribers' })}; per connection rss ${perConnection.rss.toFixed(0)} B, heap ${perConnection.heap.toFixed(0)} B`);
+console.log(
+  `open streams: ${await ask({ kind: 'subscribers' })}; per connection rss ${perConnection.rss.toFixed(0)} B, heap ${perConnection.heap.toFixed(0)} B`,
+);
 
 for (let i = 0; i < FANOUT_EVENTS; i++) {
   await ask({ kind: 'emit', name: 'job.posted', count: 1, batch: 1 });

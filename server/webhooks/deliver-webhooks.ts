@@ -3,7 +3,7 @@ import { prismaRunner, type Queryable } from '../core/db/sql-runner';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
 import { EVENT_MIN_TIER } from '../events/emit';
-import { envelope, readEvent, type LoggedEvent } from '../events/log';
+import { envelope, type LoggedEvent } from '../events/log';
 import { OutboundError, outboundRequest } from '../net/outbound';
 import { decryptSecret, signatureHeaders } from './signing';
 
@@ -19,7 +19,7 @@ import { decryptSecret, signatureHeaders } from './signing';
 export const RETRY_DELAYS_MS = [30_000, 5 * 60_000, 30 * 60_000];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 const FAN_OUT_BATCH = 500;
-const CLAIM_BATCH = 50;
+const CLAIM_BATCH = 100;
 
 export interface WebhookSettings {
   timeoutMs: number;
@@ -84,6 +84,9 @@ interface ClaimedRow {
   attempts: number;
   url: string;
   secret_ciphertext: string | null;
+  name: string;
+  data: Record<string, unknown> | string;
+  created_at: Date | string;
 }
 
 /** Claims up to `limit` due deliveries: the attempt is counted and leased in the claim. */
@@ -98,9 +101,9 @@ async function claimDue(sql: Queryable, now: Date, leaseMs: number, limit: numbe
      )
      UPDATE webhook_deliveries d
      SET status = 'delivering', attempts = d.attempts + 1, claimed_until = $2, last_attempt_at = $1
-     FROM due, webhooks w
-     WHERE d.id = due.id AND w.id = d.webhook_id
-     RETURNING d.id, d.webhook_id, d.event_id::text AS event_id, d.attempts, w.url, w.secret_ciphertext`,
+     FROM due, webhooks w, events e
+     WHERE d.id = due.id AND w.id = d.webhook_id AND e.id = d.event_id
+     RETURNING d.id, d.webhook_id, d.event_id::text AS event_id, d.attempts, w.url, w.secret_ciphertext, e.name, e.data, e.created_at`,
     [now, new Date(now.getTime() + leaseMs), limit],
   );
 }
@@ -150,48 +153,59 @@ export async function sendDelivery(
   }
 }
 
-/** Records an attempt's outcome, unless another worker re-claimed the row after the lease ran out. */
+/**
+ * Records the outcomes of a batch of attempts in one statement, unless another worker re-claimed a
+ * row after its lease ran out; counts successes on the webhooks, and switches off a webhook after
+ * `disableAfter` deliveries in a row ended failed.
+ */
 async function settle(
   database: Database,
-  row: ClaimedRow,
-  attempt: Attempt,
+  rows: ClaimedRow[],
+  attempts: Attempt[],
   now: Date,
   settings: WebhookSettings,
 ): Promise<void> {
-  const sql = database.sql;
-  const done = new Date();
-  if (attempt.ok) {
-    const updated = await sql.query(
-      `UPDATE webhook_deliveries SET status = 'delivered', delivered_at = $2, last_status_code = $3, last_error = NULL,
-         claimed_until = NULL, next_attempt_at = NULL
-       WHERE id = $1 AND status = 'delivering' AND attempts = $4 RETURNING id`,
-      [row.id, done, attempt.status, row.attempts],
-    );
-    if (updated.length > 0) {
-      await sql.query(
-        `UPDATE webhooks SET delivery_count = delivery_count + 1, last_delivered_at = $2, consecutive_failures = 0 WHERE id = $1`,
-        [row.webhook_id, done],
-      );
-    }
-    return;
-  }
-  const final = row.attempts >= MAX_ATTEMPTS;
-  const next = final ? null : new Date(now.getTime() + RETRY_DELAYS_MS[row.attempts - 1]!);
-  const updated = await sql.query(
-    `UPDATE webhook_deliveries SET status = $2, next_attempt_at = $3, last_status_code = $4, last_error = $5, claimed_until = NULL
-     WHERE id = $1 AND status = 'delivering' AND attempts = $6 RETURNING id`,
-    [row.id, final ? 'failed' : 'pending', next, attempt.status, attempt.error?.slice(0, 500) ?? null, row.attempts],
+  const final = rows.map((row, i) => !attempts[i]!.ok && row.attempts >= MAX_ATTEMPTS);
+  const next = rows.map((row, i) =>
+    attempts[i]!.ok || final[i] ? null : new Date(now.getTime() + RETRY_DELAYS_MS[row.attempts - 1]!).toISOString(),
   );
-  if (final && updated.length > 0) {
-    // Repeated failed deliveries switch the webhook off (redeliver or a new registration turns it on).
-    await sql.query(
-      `UPDATE webhooks SET consecutive_failures = consecutive_failures + 1,
-         is_active = CASE WHEN consecutive_failures + 1 >= $2 THEN false ELSE is_active END,
-         disabled_reason = CASE WHEN consecutive_failures + 1 >= $2 THEN 'too many failed deliveries' ELSE disabled_reason END
-       WHERE id = $1`,
-      [row.webhook_id, settings.disableAfter],
-    );
-  }
+  await database.sql.query(
+    `WITH r AS (
+       SELECT * FROM unnest($1::uuid[], $2::int[], $3::bool[], $4::bool[], $5::int[], $6::text[], $7::timestamptz[])
+         AS r(id, attempts, ok, final, status_code, error, next_at)
+     ), settled AS (
+       UPDATE webhook_deliveries d
+       SET status = CASE WHEN r.ok THEN 'delivered' WHEN r.final THEN 'failed' ELSE 'pending' END,
+           delivered_at = CASE WHEN r.ok THEN $8::timestamptz ELSE d.delivered_at END,
+           last_status_code = r.status_code, last_error = r.error, claimed_until = NULL, next_attempt_at = r.next_at
+       FROM r
+       WHERE d.id = r.id AND d.status = 'delivering' AND d.attempts = r.attempts
+       RETURNING d.webhook_id, r.ok, r.final
+     ), tally AS (
+       SELECT webhook_id, count(*) FILTER (WHERE ok)::int AS ok, count(*) FILTER (WHERE final)::int AS failed
+       FROM settled GROUP BY webhook_id
+     )
+     UPDATE webhooks w
+     SET delivery_count = w.delivery_count + t.ok,
+         last_delivered_at = CASE WHEN t.ok > 0 THEN $8::timestamptz ELSE w.last_delivered_at END,
+         consecutive_failures = CASE WHEN t.ok > 0 THEN 0 ELSE w.consecutive_failures + t.failed END,
+         is_active = CASE WHEN t.ok = 0 AND w.consecutive_failures + t.failed >= $9 THEN false ELSE w.is_active END,
+         disabled_reason = CASE WHEN t.ok = 0 AND w.consecutive_failures + t.failed >= $9 THEN 'too many failed deliveries'
+                                ELSE w.disabled_reason END
+     FROM tally t
+     WHERE w.id = t.webhook_id AND (t.ok > 0 OR t.failed > 0)`,
+    [
+      rows.map((row) => row.id),
+      rows.map((row) => row.attempts),
+      attempts.map((attempt) => attempt.ok),
+      final,
+      attempts.map((attempt) => attempt.status),
+      attempts.map((attempt) => attempt.error?.slice(0, 500) ?? null),
+      next,
+      new Date().toISOString(),
+      settings.disableAfter,
+    ],
+  );
 }
 
 /** Claims and sends due deliveries until none is due; returns how many attempts were made. */
@@ -201,23 +215,28 @@ export async function deliverDue(database: Database, settings: WebhookSettings, 
     const claimed = await claimDue(database.sql, now, settings.timeoutMs + 30_000, CLAIM_BATCH);
     if (claimed.length === 0) return made;
     made += claimed.length;
-    await Promise.all(
-      claimed.map(async (row) => {
-        const event = await readEvent(database.sql, BigInt(row.event_id));
+    const attempts = await Promise.all(
+      claimed.map(async (row): Promise<Attempt> => {
         let secret: string | null = null;
-        try {
-          secret = row.secret_ciphertext ? decryptSecret(row.secret_ciphertext, settings.authSecret) : null;
-        } catch (error) {
-          log.error({ webhook: row.webhook_id, err: error }, 'webhook secret unreadable (AUTH_SECRET changed?)');
+        if (row.secret_ciphertext) {
+          try {
+            secret = decryptSecret(row.secret_ciphertext, settings.authSecret);
+          } catch (error) {
+            log.error({ webhook: row.webhook_id, err: error }, 'webhook secret unreadable (AUTH_SECRET changed?)');
+            return { ok: false, status: null, error: 'signing secret unreadable' };
+          }
         }
-        const attempt: Attempt = !event
-          ? { ok: false, status: null, error: 'event no longer in the log' }
-          : row.secret_ciphertext && !secret
-            ? { ok: false, status: null, error: 'signing secret unreadable' }
-            : await sendDelivery(row.url, event, secret, settings);
-        await settle(database, row, attempt, now, settings);
+        const event: LoggedEvent = {
+          id: BigInt(row.event_id),
+          name: row.name as LoggedEvent['name'],
+          data: typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data,
+          audience: [],
+          createdAt: new Date(row.created_at),
+        };
+        return sendDelivery(row.url, event, secret, settings);
       }),
     );
+    await settle(database, claimed, attempts, now, settings);
   }
 }
 
