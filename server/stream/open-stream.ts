@@ -54,6 +54,14 @@ export function closeAllStreams(reason = 'shutdown'): void {
 
 const encoder = new TextEncoder();
 
+// The encoded SSE frame of a log event, made once and shared by every connection that sends it.
+const eventFrames = new WeakMap<LoggedEvent, Uint8Array>();
+function eventFrame(event: LoggedEvent): Uint8Array {
+  let bytes = eventFrames.get(event);
+  if (!bytes) eventFrames.set(event, (bytes = frame({ id: event.id, event: event.name, data: envelope(event) })));
+  return bytes;
+}
+
 function frame(fields: { id?: bigint; event: string; data: unknown }): Uint8Array {
   const lines = [];
   if (fields.id !== undefined) lines.push(`id: ${fields.id}`);
@@ -127,7 +135,7 @@ export async function openStream(request: StreamRequest): Promise<Response> {
       lastSent = event.id;
       if (request.events && !request.events.has(event.name)) continue;
       if (!canSee(event, request.viewer)) continue;
-      write(frame({ id: event.id, event: event.name, data: envelope(event) }));
+      write(eventFrame(event));
     }
     if (!closed && (controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) connection.close('slow_reader');
   };
