@@ -186,7 +186,10 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
           { account: payee, amount: fee },
         ],
         unspend: outcome.status === 'success' ? undefined : { wallet: caller.wallet, amount: fee, day: chargedAt },
-        alongside: (p) => [`invocation AS (${finish(p)})`, eventCte(p, 'invocation_event', 'agent.invoked', event, 'invocation', audience)],
+        alongside: (p) => [
+          `invocation AS (${finish(p)})`,
+          eventCte(p, 'invocation_event', 'agent.invoked', event, 'invocation', audience),
+        ],
       },
       sql,
     );

@@ -44,7 +44,6 @@ export const EVENT_MIN_TIER: Record<EventName, 'none' | 'entry'> = {
   'job.completed': 'none',
 };
 
-
 export const eventName = z.enum(EVENT_NAMES).openapi({ description: 'An event name (docs/events.md)' });
 
 /** `events=a,b` as a set of known names; an unknown name is 400. */

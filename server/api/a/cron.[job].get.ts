@@ -30,7 +30,8 @@ export default endpoint({
   async handler({ params, request }) {
     const runtime = currentRuntime();
     const sent = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
-    if (!sameSecret(sent, runtime.config.CRON_SECRET)) throw new ApiError('unauthorized', 'Send Authorization: Bearer <CRON_SECRET>');
+    if (!sameSecret(sent, runtime.config.CRON_SECRET))
+      throw new ApiError('unauthorized', 'Send Authorization: Bearer <CRON_SECRET>');
     const job = JOBS.find((candidate) => candidate.id === params.job);
     if (!job) throw ApiError.notFound('Job');
     const started = Date.now();
