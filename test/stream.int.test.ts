@@ -41,6 +41,13 @@ function open(token: string, query = '', lastEventId?: string, viaQuery = false)
   });
 }
 
+/** Resolves once the stream is open (the server subscribed it before answering). */
+const opened = (source: EventSource) =>
+  new Promise<void>((resolve, reject) => {
+    source.addEventListener('open', () => resolve(), { once: true });
+    source.addEventListener('error', () => reject(new Error('stream failed to open')), { once: true });
+  });
+
 /** Collects events of the given names until `until` holds or the time runs out. */
 function collect(source: EventSource, names: string[], until: (got: Received[]) => boolean, timeoutMs = 10_000) {
   return new Promise<Received[]>((resolve, reject) => {
@@ -107,8 +114,9 @@ describe('GET /api/v1/stream', () => {
     expect(text).not.toContain('"j0"');
 
     const viaQuery = open(me.token, 'events=job.completed', undefined, true);
+    const ready = opened(viaQuery);
     const got = collect(viaQuery, ['job.completed'], (list) => list.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await ready;
     await emitNow('job.completed', { job_id: 'j2' });
     expect((await got)[0]!.data).toMatchObject({ event: 'job.completed', data: { job_id: 'j2' } });
   });
@@ -137,8 +145,10 @@ describe('GET /api/v1/stream', () => {
     await database().sql.query(`UPDATE agents SET tier = 'entry' WHERE lower(owner_wallet) = $1`, [rich.wallet]);
     const names = ['agent.invoked', 'smart_money.alert', 'job.posted'];
     const done = (list: Received[]) => list.some((e) => e.event === 'job.posted' && e.data.data.marker === 'end');
-    const streams = [alice, bob, rich].map((who) => collect(open(who.token, `events=${names.join(',')}`), names, done));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const sources = [alice, bob, rich].map((who) => open(who.token, `events=${names.join(',')}`));
+    const ready = Promise.all(sources.map(opened));
+    const streams = sources.map((source) => collect(source, names, done));
+    await ready;
     await emitNow('agent.invoked', { invocation_id: 'i1' }, [alice.account.address]);
     await emitNow('smart_money.alert', { id: 'a1' });
     await emitNow('job.posted', { marker: 'end' });

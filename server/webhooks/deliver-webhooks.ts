@@ -19,7 +19,8 @@ import { decryptSecret, signatureHeaders } from './signing';
 export const RETRY_DELAYS_MS = [30_000, 5 * 60_000, 30 * 60_000];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 const FAN_OUT_BATCH = 500;
-const CLAIM_BATCH = 100;
+const CLAIM_BATCH = 50;
+const PARALLEL_CLAIMS = 4;
 
 export interface WebhookSettings {
   timeoutMs: number;
@@ -208,8 +209,17 @@ async function settle(
   );
 }
 
-/** Claims and sends due deliveries until none is due; returns how many attempts were made. */
+/**
+ * Claims and sends due deliveries until none is due; returns how many attempts were made. Several
+ * claim loops run at once so that database work overlaps the receivers' answers (SKIP LOCKED keeps
+ * their rows apart).
+ */
 export async function deliverDue(database: Database, settings: WebhookSettings, now = new Date()): Promise<number> {
+  const made = await Promise.all(Array.from({ length: PARALLEL_CLAIMS }, () => deliverLoop(database, settings, now)));
+  return made.reduce((sum, n) => sum + n, 0);
+}
+
+async function deliverLoop(database: Database, settings: WebhookSettings, now: Date): Promise<number> {
   let made = 0;
   for (;;) {
     const claimed = await claimDue(database.sql, now, settings.timeoutMs + 30_000, CLAIM_BATCH);
