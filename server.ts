@@ -9,6 +9,7 @@ import next from 'next';
 import { createApi } from './server/api/app';
 import { ConfigError } from './server/core/config';
 import { gracefulShutdown } from './server/http/graceful-shutdown';
+import { closeAllStreams } from './server/stream/open-stream';
 import { ensureJobsStarted } from './server/scheduler/jobs';
 import { log } from './server/core/log';
 import { startRuntime, type Runtime } from './server/core/runtime';
@@ -73,6 +74,8 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // Open event streams get a `reconnect` event and end, so they do not hold the shutdown.
+    closeAllStreams('shutdown');
     void gracefulShutdown(server, () =>
       runtime.close().catch((error) => log.error({ err: error }, 'closing the runtime failed')),
     ).then(() => {

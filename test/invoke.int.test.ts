@@ -59,8 +59,12 @@ describe('POST /api/v1/agents/{id}/invoke', () => {
     expect(call.headers['x-service-via']).toBe('vouchsafe-router/1');
     expect(await clawBalance(me.account.address)).toBe(7.5);
     expect(await clawBalance(agent.owner.address)).toBe(2.5);
-    const events = await app.database.sql.query<{ data: any }>(`SELECT data FROM events WHERE name = 'agent.invoked'`);
-    expect(events.some((e) => e.data.invocation_id === response.body.invocation_id)).toBe(true);
+    const events = await app.database.sql.query<{ data: any; audience: string[] }>(
+      `SELECT data, audience FROM events WHERE name = 'agent.invoked'`,
+    );
+    const event = events.find((e) => e.data.invocation_id === response.body.invocation_id);
+    // Private: the caller and the target's owner see it (docs/events.md).
+    expect(event?.audience.sort()).toEqual([me.account.address.toLowerCase(), agent.owner.address.toLowerCase()].sort());
   });
 
   it('answers 404 for an unknown target and 403 without agents.invoke', async () => {

@@ -4,6 +4,7 @@ import { tokenBalance, tokenDecimals } from '../chain/tokens';
 import { database, withTransaction } from '../core/db';
 import { log } from '../core/log';
 import { sharedCache, sharedState } from '../core/shared-state';
+import type { Queryable } from '../core/db/sql-runner';
 import { emit } from '../events/emit';
 
 export const TIER_ORDER = ['none', 'entry', 'pro', 'enterprise'] as const;
@@ -62,37 +63,18 @@ async function storedTier(wallet: Address): Promise<Tier> {
  */
 export async function applyTier(wallet: Address, tier: Tier): Promise<{ agentId: string; from: Tier }[]> {
   // Most refreshes change nothing: look before opening a transaction.
-  const differs = await database().sql.query('SELECT 1 FROM agents WHERE owner_wallet = $1 AND tier <> $2 LIMIT 1', [
-    wallet,
-    tier,
-  ]);
-  if (differs.length === 0) return [];
+  const differ = await database().sql.query<{ id: string; tier: string }>(
+    'SELECT id, tier FROM agents WHERE owner_wallet = $1 AND tier <> $2',
+    [wallet, tier],
+  );
+  if (differ.length === 0) return [];
   return withTransaction(async (tx) => {
-    const moved = await tx.sql.query<{ id: string; previous: string }>(
-      `UPDATE agents a SET tier = $2, updated_at = now()
-       FROM (SELECT id, tier FROM agents WHERE owner_wallet = $1 AND tier <> $2 FOR UPDATE) old
-       WHERE a.id = old.id RETURNING a.id, old.tier AS previous`,
-      [wallet, tier],
-    );
-    for (const row of moved) {
-      await emit(
-        'agent.tier_upgraded',
-        {
-          agent_id: row.id,
-          wallet_address: wallet,
-          previous_tier: row.previous,
-          tier,
-          direction: direction(row.previous as Tier, tier),
-        },
-        tx.sql,
-      );
+    const moved: { agentId: string; from: Tier }[] = [];
+    for (const row of differ) {
+      if (await setAgentTier(row.id, tier, tx.sql)) moved.push({ agentId: row.id, from: row.tier as Tier });
     }
-    return moved.map((row) => ({ agentId: row.id, from: row.previous as Tier }));
+    return moved;
   });
-}
-
-function direction(from: Tier, to: Tier): 'up' | 'down' {
-  return TIER_ORDER.indexOf(to) > TIER_ORDER.indexOf(from) ? 'up' : 'down';
 }
 
 /** Reads the wallet's platform-token balance and stores the resulting tier on its agents. */
@@ -166,4 +148,36 @@ export async function refreshActiveTiers(limit = 5000): Promise<number> {
     checked++;
   }
   return checked;
+}
+
+/**
+ * Sets an agent's tier (the chain layer calls this when holdings change) and, when it changed,
+ * emits agent.tier_upgraded in the same transaction: pass the transaction's runner. Any move
+ * counts (up or down; the payload says which). Returns whether the tier changed.
+ */
+export async function setAgentTier(agentId: string, tier: Tier, runner: Queryable): Promise<boolean> {
+  const rows = await runner.query<{ owner_wallet: string; handle: string; previous: string }>(
+    `UPDATE agents a SET tier = $2, updated_at = now()
+     FROM (SELECT id, tier AS previous FROM agents WHERE id = $1::uuid FOR UPDATE) old
+     WHERE a.id = old.id AND old.previous <> $2
+     RETURNING a.owner_wallet, a.handle, old.previous`,
+    [agentId, tier],
+  );
+  const row = rows[0];
+  if (!row) return false;
+  const previous = row.previous as Tier;
+  await emit(
+    'agent.tier_upgraded',
+    {
+      agent_id: agentId,
+      handle: row.handle,
+      wallet_address: row.owner_wallet,
+      previous_tier: previous,
+      tier,
+      direction: tierAtLeast(tier, previous) ? 'up' : 'down',
+      changed_at: new Date().toISOString(),
+    },
+    runner,
+  );
+  return true;
 }

@@ -11,6 +11,7 @@ import aAgentsIdInvokeGet from './a/agents.[id].invoke.get';
 import aAgentsIdInvokePost from './a/agents.[id].invoke.post';
 import aAgentsIdPublicProfileGet from './a/agents.[id].public-profile.get';
 import aAnalyzePost from './a/analyze.post';
+import aCronJobGet from './a/cron.[job].get';
 import aGraphConnectionsGet from './a/graph.connections.get';
 import aListApiKeysGet from './a/list-api-keys.get';
 import aMintApiKeyPost from './a/mint-api-key.post';
@@ -24,6 +25,9 @@ import aSkillsIdInstallGet from './a/skills.[id].install.get';
 import aSkillsIdInstallPost from './a/skills.[id].install.post';
 import aStatsGet from './a/stats.get';
 import aUpdateProfilePost from './a/update-profile.post';
+import aWebhooksGet from './a/webhooks.get';
+import aWebhooksPost from './a/webhooks.post';
+import aWebhooksIdDelete from './a/webhooks.[id].delete';
 import v1AgentsBootstrapPost from './v1/agents.bootstrap.post';
 import v1AgentsGet from './v1/agents.get';
 import v1AgentsLeaderboardGet from './v1/agents.leaderboard.get';
@@ -73,6 +77,12 @@ import v1SignalsIdStakePost from './v1/signals.[id].stake.post';
 import v1SkillsGet from './v1/skills.get';
 import v1SkillsPost from './v1/skills.post';
 import v1SkillsIdDelete from './v1/skills.[id].delete';
+import v1StreamGet from './v1/stream.get';
+import v1WebhooksGet from './v1/webhooks.get';
+import v1WebhooksPost from './v1/webhooks.post';
+import v1WebhooksIdDelete from './v1/webhooks.[id].delete';
+import v1WebhooksIdDeliveriesGet from './v1/webhooks.[id].deliveries.get';
+import v1WebhooksIdDeliveriesDeliveryIdRedeliverPost from './v1/webhooks.[id].deliveries.[delivery_id].redeliver.post';
 
 export const ROUTES: AnyEndpoint[] = [
   aAgentGet,
@@ -85,6 +95,7 @@ export const ROUTES: AnyEndpoint[] = [
   aAgentsIdInvokePost,
   aAgentsIdPublicProfileGet,
   aAnalyzePost,
+  aCronJobGet,
   aGraphConnectionsGet,
   aListApiKeysGet,
   aMintApiKeyPost,
@@ -98,6 +109,9 @@ export const ROUTES: AnyEndpoint[] = [
   aSkillsIdInstallPost,
   aStatsGet,
   aUpdateProfilePost,
+  aWebhooksGet,
+  aWebhooksPost,
+  aWebhooksIdDelete,
   v1AgentsBootstrapPost,
   v1AgentsGet,
   v1AgentsLeaderboardGet,
@@ -147,4 +161,10 @@ export const ROUTES: AnyEndpoint[] = [
   v1SkillsGet,
   v1SkillsPost,
   v1SkillsIdDelete,
+  v1StreamGet,
+  v1WebhooksGet,
+  v1WebhooksPost,
+  v1WebhooksIdDelete,
+  v1WebhooksIdDeliveriesGet,
+  v1WebhooksIdDeliveriesDeliveryIdRedeliverPost,
 ];

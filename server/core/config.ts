@@ -77,6 +77,13 @@ const schema = z.object({
   UI_MOCK_WALLET_RPC_URL: url(['http:', 'https:']).optional(),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   CRON_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  // Event stream (spec: Limits, Stream) and webhooks (Limits, Webhook); docs/events.md.
+  STREAM_HEARTBEAT_MS: int(100, 600_000).default(15_000),
+  STREAM_MAX_AGE_MS: int(1000, 86_400_000).default(3_600_000),
+  STREAM_MAX_PER_CALLER: int(1, 10_000).default(5),
+  WEBHOOK_TIMEOUT_MS: int(100, 60_000).default(10_000),
+  WEBHOOK_DISABLE_AFTER: int(1, 10_000).default(10),
+  WEBHOOKS_PER_CALLER: int(1, 10_000).default(20),
 });
 
 const RATE_LIMIT_PATTERN = /^(\d+)\/(\d+)(s|m|h|d)$/;

@@ -1,25 +1,18 @@
 import { currentRuntime } from '../core/runtime';
 import type { Queryable, SqlParams } from '../core/db/sql-runner';
 
-// The platform's event names (spec: Events).
-export const EVENT_NAMES = [
-  'agent.registered',
-  'agent.tier_upgraded',
-  'agent.invoked',
-  'smart_money.alert',
-  'smart_money.large_swap',
-  'smart_money.swap',
-  'smart_money.new_position',
-  'smart_money.exit',
-  'scan.completed',
-  'skill.published',
-  'skill.installed',
-  'job.posted',
-  'job.bid',
-  'job.completed',
-] as const;
+import { EVENT_MIN_TIER, EVENT_NAMES, isEventName, type EventName } from '../schemas/events';
 
-export type EventName = (typeof EVENT_NAMES)[number];
+// The names, their minimum tiers and payload schemas live with the API schemas (server/schemas/events.ts).
+export { EVENT_MIN_TIER, EVENT_NAMES, isEventName, type EventName };
+
+/** Audience wallets as stored: lowercase, unique; empty for a public event. */
+export function audienceOf(options: EmitOptions): string[] {
+  if (!options.audience) return [];
+  const wallets = [...new Set(options.audience.map((wallet) => wallet.toLowerCase()))];
+  if (wallets.length === 0) throw new Error('a private event needs at least one audience wallet');
+  return wallets;
+}
 
 /**
  * Wakes stream readers and webhook workers (the runtime's `event` change notices) after an event
@@ -30,10 +23,6 @@ export function wake(name: EventName): void {
   queueMicrotask(() => changes.publish({ kind: 'event', id: name }));
 }
 
-/**
- * Appends an event to the log. Pass the transaction that makes the change (prismaRunner(tx))
- * so that the event exists exactly when the change does.
- */
 export interface EmitOptions {
   /**
    * The wallets that may see the event (stream and webhooks); omitted for a public event. An
@@ -43,19 +32,24 @@ export interface EmitOptions {
   audience?: readonly string[];
 }
 
+/**
+ * Appends an event to the log. Pass the transaction that makes the change (prismaRunner(tx))
+ * so that the event exists exactly when the change does. The event gets its log position (id)
+ * when that transaction commits (migration events_commit_order); emit as late in the
+ * transaction as is convenient.
+ */
 export async function emit(
   name: EventName,
   data: Record<string, unknown>,
   runner: Queryable,
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- stored once the delivery layer lands (issue 10)
   options: EmitOptions = {},
-): Promise<bigint> {
-  const [row] = await runner.query<{ id: string | bigint }>(
-    'INSERT INTO events (name, data) VALUES ($1, $2::jsonb) RETURNING id',
-    [name, JSON.stringify(data)],
-  );
+): Promise<void> {
+  await runner.query('INSERT INTO events (name, data, audience) VALUES ($1, $2::jsonb, $3::text[])', [
+    name,
+    JSON.stringify(data),
+    audienceOf(options),
+  ]);
   wake(name);
-  return BigInt(row!.id);
 }
 
 /**
@@ -68,11 +62,11 @@ export function eventCte(
   name: EventName,
   data: Record<string, unknown>,
   guard: string,
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- stored once the delivery layer lands (issue 10), as emit()'s
   options: EmitOptions = {},
 ): string {
   return `${cteName} AS (
-    INSERT INTO events (name, data) SELECT ${p.add(name)}, ${p.add(JSON.stringify(data))}::jsonb
+    INSERT INTO events (name, data, audience)
+    SELECT ${p.add(name)}, ${p.add(JSON.stringify(data))}::jsonb, ${p.add(audienceOf(options))}::text[]
     FROM (SELECT 1 FROM ${guard} LIMIT 1) g RETURNING id)`;
 }
 
@@ -86,9 +80,10 @@ export async function withEvent(
   statement: string,
   name: EventName,
   data: Record<string, unknown>,
+  options: EmitOptions = {},
 ): Promise<boolean> {
   const rows = await runner.query(
-    `WITH changed AS (${statement}), ${eventCte(p, 'ev', name, data, 'changed')} SELECT count(*)::int AS n FROM ev`,
+    `WITH changed AS (${statement}), ${eventCte(p, 'ev', name, data, 'changed', options)} SELECT count(*)::int AS n FROM ev`,
     p.values,
   );
   const appended = Number((rows[0] as { n: number } | undefined)?.n ?? 0) > 0;

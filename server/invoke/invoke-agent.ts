@@ -171,6 +171,8 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
     fee_claw: microToClaw(outcome.status === 'success' ? fee : 0n),
     duration_ms: durationMs,
   };
+  // An invocation is private: the caller and the target's owner see it (docs/spec-decisions.md).
+  const audience = { audience: [caller.wallet, target.ownerWallet] };
   if (fee > 0n) {
     // Pay the owner, or give the caller everything back (and its daily spend).
     const payee = walletAccount(outcome.status === 'success' ? target.ownerWallet : caller.wallet);
@@ -184,14 +186,17 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
           { account: payee, amount: fee },
         ],
         unspend: outcome.status === 'success' ? undefined : { wallet: caller.wallet, amount: fee, day: chargedAt },
-        alongside: (p) => [`invocation AS (${finish(p)})`, eventCte(p, 'invocation_event', 'agent.invoked', event, 'invocation')],
+        alongside: (p) => [
+          `invocation AS (${finish(p)})`,
+          eventCte(p, 'invocation_event', 'agent.invoked', event, 'invocation', audience),
+        ],
       },
       sql,
     );
     wake('agent.invoked');
   } else {
     const p = new SqlParams();
-    await withEvent(sql, p, finish(p), 'agent.invoked', event);
+    await withEvent(sql, p, finish(p), 'agent.invoked', event, audience);
   }
   // A successful call is a partnership edge in the connection graph.
   if (outcome.status === 'success' && caller.agentId) await recordPartnership(caller.agentId, target.id, sql);

@@ -5,6 +5,7 @@ import { expireJobs } from '../jobs/expire-jobs';
 import { expireStaleSignals } from '../signals/expire-signals';
 import { payReferrals } from '../referrals/pay-referrals';
 import { refreshActiveTiers, TIER_TTL_MS } from '../agents/tiers';
+import { runWebhooks, startWebhookWorker, webhookSettings } from '../webhooks/deliver-webhooks';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
 
@@ -63,6 +64,14 @@ export const JOBS: Job[] = [
     everyMs: TIER_TTL_MS * 2,
     run: () => refreshActiveTiers(),
   },
+  {
+    // Webhook fan-out and due deliveries (retries). Instances run it at once safely: the fan-out
+    // holds the cursor row, deliveries are claimed with SKIP LOCKED. The in-process worker below
+    // also runs it on every committed event; this is the fallback and the cron route's entry.
+    id: 'webhooks',
+    everyMs: 10_000,
+    run: (runtime) => runWebhooks(runtime.database, webhookSettings(runtime)),
+  },
 ];
 
 /** Runs every job once now and then on its interval; returns a function that stops them. */
@@ -89,4 +98,5 @@ export function ensureJobsStarted(runtime: Runtime): void {
   if (runtime.state.has('scheduler.started')) return;
   runtime.state.set('scheduler.started', true);
   runtime.onClose(startJobs(runtime));
+  runtime.onClose(startWebhookWorker(runtime));
 }

@@ -1,0 +1,47 @@
+// POST /api/webhooks - subscribe a URL to events (family A; bearer, signature headers or a signed body)
+import { ApiError } from '../../core/errors';
+import { endpoint } from '../../http/endpoint';
+import { webhookBody, createdWebhook } from '../../schemas/webhook';
+import { verifySignedMessage } from '../../signatures/verify-signed-message';
+import { createWebhook } from '../../webhooks/manage-webhooks';
+
+export default endpoint({
+  method: 'post',
+  path: '/api/webhooks',
+  summary: 'Subscribe an https URL to events',
+  description:
+    'Authenticate with a bearer token (scope webhooks.manage), signature headers, or wallet_address + message + signature in the body, ' +
+    'where the message is `Register webhook <url> <unix seconds>`. The url must be https (http on testnet only) and public. ' +
+    'Tier-gated events (smart_money.*, skill.installed) need the entry tier (403). Without `secret` the server generates one and returns it once. ' +
+    'Deliveries: docs/events.md.',
+  tags: ['Webhooks'],
+  auth: 'optional',
+  scopes: ['webhooks.manage'],
+  signedAction: ({ body }) => `Register webhook ${body.url}`,
+  rateLimit: 'write',
+  body: webhookBody,
+  status: 201,
+  response: createdWebhook,
+  errors: {
+    403: 'An event needs the entry tier or above',
+    409: 'The wallet has the maximum number of webhooks',
+  },
+  async handler({ body, caller }) {
+    let wallet = caller?.wallet;
+    if (!wallet) {
+      if (!body.wallet_address || !body.message || !body.signature) {
+        throw new ApiError('unauthorized', 'Send a bearer token, signature headers, or wallet_address, message and signature');
+      }
+      const claimed = body.wallet_address as `0x${string}`;
+      await verifySignedMessage({
+        wallet: claimed,
+        message: body.message,
+        signature: body.signature,
+        action: `Register webhook ${body.url}`,
+      });
+      const { getAddress } = await import('viem');
+      wallet = getAddress(claimed.toLowerCase());
+    }
+    return createWebhook(wallet, { url: body.url, events: body.events, secret: body.secret });
+  },
+});

@@ -1,0 +1,66 @@
+// GET /api/v1/stream - Server-Sent Events of the event log (spec: Events, Event stream)
+import { tierAtLeast, tierOfWallet } from '../../agents/tiers';
+import { authenticate } from '../../auth/authenticate';
+import type { Caller } from '../../core/caller';
+import { ApiError } from '../../core/errors';
+import { endpoint } from '../../http/endpoint';
+import { streamQuery } from '../../schemas/events';
+import { openStream } from '../../stream/open-stream';
+
+const MAX_REPLAY_MS = 24 * 60 * 60 * 1000;
+
+export default endpoint({
+  method: 'get',
+  path: '/api/v1/stream',
+  summary: 'Live events as Server-Sent Events, resumable with Last-Event-ID',
+  description:
+    'Authenticate with a bearer token in the Authorization header (or an API key in X-API-Key), or `?token=<bearer token>` for EventSource. ' +
+    'Every event carries `id:` (its log position); send it back as Last-Event-ID (or `last_event_id`) to resume with no gap and no duplicate. ' +
+    '`since` replays up to 24 hours back. A `heartbeat` event comes every 15 s, and a `reconnect` event before the server closes the stream ' +
+    '(shutdown, one hour of age, or a reader too far behind). Each caller sees public events, private events it is part of (invocations it ' +
+    'made or received) and tier-gated events (smart_money.*, skill.installed) from the entry tier. At most 5 open streams per caller (429). See docs/events.md.',
+  tags: ['Events'],
+  auth: 'optional',
+  query: streamQuery,
+  status: 200,
+  response: { kind: 'event-stream', description: 'text/event-stream of event envelopes {id, event, timestamp, data}' },
+  errors: { 401: 'No valid bearer token (header or token query) or API key', 429: 'Too many open streams for this caller' },
+  async handler({ query, caller, request }) {
+    let viewer: Caller | null = caller;
+    if (!viewer && query.token) {
+      const resolved = await authenticate(new Request(request.url, { headers: { authorization: `Bearer ${query.token}` } }), [
+        'bearer',
+      ]);
+      viewer = resolved && 'scopes' in resolved ? resolved : null;
+    }
+    if (!viewer)
+      throw new ApiError(
+        'unauthorized',
+        'Authentication required: send a bearer token (Authorization header or token query) or an API key',
+      );
+
+    const header = request.headers.get('last-event-id') ?? query.last_event_id;
+    if (header !== undefined && header !== null && !/^\d{1,19}$/.test(header.trim())) {
+      throw new ApiError('invalid_request', 'Last-Event-ID must be an event id sent by this stream', {
+        fields: { 'Last-Event-ID': 'must be a decimal event id' },
+      });
+    }
+    let since: Date | null = null;
+    if (query.since) {
+      since = new Date(query.since);
+      if (Date.now() - since.getTime() > MAX_REPLAY_MS) {
+        throw new ApiError('invalid_request', 'since may go back at most 24 hours', {
+          fields: { since: 'at most 24 hours back' },
+        });
+      }
+    }
+    const tier = await tierOfWallet(viewer.wallet);
+    return openStream({
+      viewer: { wallet: viewer.wallet.toLowerCase(), entryTier: tierAtLeast(tier, 'entry') },
+      events: query.events ?? null,
+      after: header ? BigInt(header.trim()) : null,
+      since,
+      signal: request.signal,
+    });
+  },
+});
