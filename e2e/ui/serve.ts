@@ -2,6 +2,7 @@
 // it with its first dev account) and the built app (server.ts) on the ports playwright.config.ts chose,
 // with a fresh DATA_DIR. Stops both when Playwright stops it.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,12 +14,16 @@ const anvil = spawn('node_modules/.bin/anvil', ['--port', anvilPort, '--host', '
   stdio: 'inherit',
 });
 const base = `http://127.0.0.1:${appPort}`;
+// On PostgreSQL the app gets a schema of its own (left behind for inspection; names start with ui_e2e_).
+const databaseUrl = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL) : null;
+databaseUrl?.searchParams.set('schema', `ui_e2e_${randomBytes(6).toString('hex')}`);
 const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
   stdio: 'inherit',
   env: {
     ...process.env,
     NODE_ENV: 'production',
     PORT: appPort,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl.toString() } : {}),
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'vouchsafe-ui-e2e-')),
     PUBLIC_BASE_URL: base,
     ADMIN_WALLETS: ADMIN.address,
