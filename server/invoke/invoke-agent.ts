@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Ajv, type ValidateFunction } from 'ajv';
 import { loadOneAgentMetrics } from '../trust/agent-metrics';
 import { findAgent } from '../agents/find-agent';
+import { validateInvokePayload } from '../agents/invoke-schema';
 import { sharedCache } from '../core/shared-state';
 import { holdAccount, walletAccount } from '../credits/accounts';
 import { post } from '../credits/ledger';
@@ -23,22 +23,6 @@ export const ROUTER_ID = 'vouchsafe-router/1';
 // 2 s and callers' trust scores for 30 s, both dropped the moment a change commits anywhere.
 const targets = sharedCache<Agent | null>('invoke.targets', { ttlMs: 2_000, dropOn: ['agent'] });
 const callerTrust = sharedCache<number>('invoke.caller-trust', { ttlMs: 30_000, dropOn: ['agent', 'trust'] });
-
-const ajv = new Ajv({ strict: false, allErrors: true });
-const validators = new WeakMap<object, ValidateFunction>();
-
-function validatePayload(schema: object, payload: unknown): void {
-  let validate = validators.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    validators.set(schema, validate);
-  }
-  if (!validate(payload)) {
-    const fields: Record<string, string> = {};
-    for (const error of validate.errors ?? []) fields[error.instancePath || '/'] ??= error.message ?? 'invalid';
-    throw new ApiError('invalid_request', 'The payload does not match the target agent’s invoke_schema', { fields });
-  }
-}
 
 /** Throws 422 unless the agent can be invoked now. */
 export function assertCallable(agent: Agent): asserts agent is Agent & { invokeUrl: string } {
@@ -119,7 +103,8 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   const target = await targets().get(input.target.toLowerCase(), () => findAgent(input.target));
   if (!target) throw ApiError.notFound('Agent');
   assertCallable(target);
-  if (target.invokeSchema && typeof target.invokeSchema === 'object') validatePayload(target.invokeSchema, input.payload);
+  if (target.invokeSchema && typeof target.invokeSchema === 'object')
+    validateInvokePayload(target.invokeSchema as Record<string, unknown>, input.payload);
 
   const { sql } = database();
   const id = randomUUID();

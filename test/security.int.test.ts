@@ -1,0 +1,176 @@
+// Regressions for the adversarial probe's remaining findings (security issue, items 2, 3, 6, 7, 8):
+// caller-supplied invoke schemas, signed routed calls, endorsement by registered agents only,
+// high-s signatures, the SIWE statement, embedded private IPv4 and fixed 502 reasons.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './harness';
+import { startTarget } from './targets';
+import { newWallet, signIn } from './wallets';
+
+let app: TestApp;
+let base: string;
+beforeAll(async () => {
+  app = await startTestApp();
+  base = await app.listen();
+});
+afterAll(() => app.close());
+
+async function callableAgent(url: string, extra: Record<string, unknown> = {}) {
+  const owner = newWallet();
+  const { token } = await signIn(app, owner);
+  const agentId = (await app.post('/api/v1/agents', { agent_name: `Target ${owner.address.slice(2, 8)}` }, { token })).body
+    .agent_id;
+  const patched = await app.request('PATCH', `/api/v1/agents/${agentId}`, {
+    token,
+    body: { is_callable: true, invoke_url: url, ...extra },
+  });
+  expect(patched.status, patched.text).toBe(200);
+  return { owner, token, agentId };
+}
+
+describe('caller-supplied invoke schemas cannot stall, leak or collide', () => {
+  it('runs a catastrophic pattern in linear time while /api/v1/health keeps answering under 200 ms', async () => {
+    const target = await startTarget();
+    try {
+      const schema = { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } };
+      const { agentId } = await callableAgent(`${target.url}/echo`, { invoke_schema: schema });
+      const { token } = await signIn(app, newWallet());
+      // Warm the path (connection, compiled schema) with a matching payload.
+      expect((await app.post(`/api/v1/agents/${agentId}/invoke`, { s: 'aaaa' }, { token })).status).toBe(200);
+      await (await fetch(`${base}/api/v1/health`)).text();
+
+      let invoking = true;
+      const latencies: number[] = [];
+      const probe = (async () => {
+        while (invoking) {
+          const started = performance.now();
+          const health = await fetch(`${base}/api/v1/health`);
+          await health.text();
+          latencies.push(performance.now() - started);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      })();
+      const payload = { s: `${'a'.repeat(30)}!` };
+      // One after another: each is a chance for the pattern to stall the loop (it used to for minutes).
+      const answers: { status: number; body: any }[] = [];
+      for (let i = 0; i < 5; i++) {
+        const response = await fetch(`${base}/api/v1/agents/${agentId}/invoke`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(payload),
+        });
+        answers.push({ status: response.status, body: await response.json() });
+      }
+      // Let the probe take a few more samples after the invokes.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      invoking = false;
+      await probe;
+      for (const answer of answers) {
+        expect(answer.status).toBe(400);
+        expect(answer.body.details.fields['/s']).toMatch(/pattern/);
+      }
+      expect(latencies.length).toBeGreaterThan(0);
+      expect(Math.max(...latencies), latencies.map(Math.round).join(',')).toBeLessThan(200);
+      // Only the warm-up call reached the target.
+      expect(target.calls).toHaveLength(1);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('refuses schemas past the caps at PATCH time with 400 naming the reason, and keeps the old schema', async () => {
+    const target = await startTarget();
+    try {
+      const original = { type: 'object' };
+      const { agentId, token } = await callableAgent(`${target.url}/echo`, { invoke_schema: original });
+      let deep: Record<string, unknown> = { type: 'string' };
+      for (let i = 0; i < 10; i++) deep = { type: 'object', properties: { x: deep } };
+      const many = {
+        type: 'object',
+        properties: Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`p${i}`, { type: 'string' }])),
+      };
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [{ type: 'object', description: 'x'.repeat(20_000) }, /bytes/],
+        [deep, /deeper/],
+        [many, /keys/],
+        [{ type: 'string', pattern: '^(a)\\1$' }, /pattern/],
+        [{ type: 'string', pattern: '(?=a)a' }, /pattern/],
+        [{ type: 'string', pattern: 'a'.repeat(300) }, /longer/],
+        [{ type: 'object', patternProperties: { '(?!x)': {} } }, /pattern/],
+        [{ $ref: 'https://evil.example/schema.json' }, /outside/],
+        [{ type: 'array', uniqueItems: true }, /uniqueItems/],
+        [{ type: 'nonsense' }, /not a valid JSON Schema/],
+      ];
+      for (const [schema, reason] of cases) {
+        const response = await app.request('PATCH', `/api/v1/agents/${agentId}`, { token, body: { invoke_schema: schema } });
+        expect(response.status, JSON.stringify(schema).slice(0, 80)).toBe(400);
+        expect(response.body.details.fields.invoke_schema, response.text).toMatch(reason);
+      }
+      expect((await app.get(`/api/v1/agents/${agentId}`, { token })).body.invoke_schema).toEqual(original);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('keeps $id per agent: two agents may use one $id, and each validates with its own schema', async () => {
+    const target = await startTarget();
+    try {
+      const b = await callableAgent(`${target.url}/echo`, {
+        invoke_schema: { $id: 'https://example.com/shared', type: 'object', required: ['b'] },
+      });
+      const c = await callableAgent(`${target.url}/echo`, {
+        invoke_schema: { $id: 'https://example.com/shared', type: 'object', required: ['c'] },
+      });
+      const { token } = await signIn(app, newWallet());
+      expect((await app.post(`/api/v1/agents/${b.agentId}/invoke`, { b: 1 }, { token })).status).toBe(200);
+      expect((await app.post(`/api/v1/agents/${b.agentId}/invoke`, { c: 1 }, { token })).status).toBe(400);
+      expect((await app.post(`/api/v1/agents/${c.agentId}/invoke`, { c: 1 }, { token })).status).toBe(200);
+      expect((await app.post(`/api/v1/agents/${c.agentId}/invoke`, { b: 1 }, { token })).status).toBe(400);
+      // Re-saving the same $id (the probe's collision) is fine too.
+      const again = await app.request('PATCH', `/api/v1/agents/${c.agentId}`, {
+        token: c.token,
+        body: { invoke_schema: { $id: 'https://example.com/shared', type: 'object', required: ['c'] } },
+      });
+      expect(again.status).toBe(200);
+      expect((await app.post(`/api/v1/agents/${b.agentId}/invoke`, { b: 1 }, { token })).status).toBe(200);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('answers 422, never 500, when a stored schema saved before the caps cannot be used', async () => {
+    const target = await startTarget();
+    try {
+      const { agentId } = await callableAgent(`${target.url}/echo`);
+      await app.database.sql.query(`UPDATE agents SET invoke_schema = $1::jsonb WHERE id = $2::uuid`, [
+        JSON.stringify({ type: 'string', pattern: '(a)\\1' }),
+        agentId,
+      ]);
+      const { token } = await signIn(app, newWallet());
+      const response = await app.post(`/api/v1/agents/${agentId}/invoke`, { s: 'x' }, { token });
+      expect(response.status).toBe(422);
+      expect(response.body.code).toBe('not_callable');
+      expect(target.calls).toHaveLength(0);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('compiles each schema content once, in a bounded cache on the runtime', async () => {
+    const target = await startTarget();
+    try {
+      const { agentId, token } = await callableAgent(`${target.url}/echo`);
+      const cache = app.runtime.state.get('invoke.schema-validators') as { size: number; max: number };
+      const before = cache.size;
+      for (let i = 0; i < 20; i++) {
+        const schema = { type: 'object', properties: { [`f${i % 2}`]: { type: 'string' } } };
+        expect((await app.request('PATCH', `/api/v1/agents/${agentId}`, { token, body: { invoke_schema: schema } })).status).toBe(
+          200,
+        );
+      }
+      expect(cache.max).toBe(500);
+      expect(cache.size - before).toBe(2);
+    } finally {
+      await target.close();
+    }
+  });
+});
