@@ -1,7 +1,10 @@
 // Regressions for the adversarial probe's remaining findings (security issue, items 2, 3, 6, 7, 8):
 // caller-supplied invoke schemas, signed routed calls, endorsement by registered agents only,
 // high-s signatures, the SIWE statement, embedded private IPv4 and fixed 502 reasons.
+import { createHash, createPublicKey, verify } from 'node:crypto';
+import { httpbis } from 'http-message-signatures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rotateRouterKey } from '../server/invoke/router-keys';
 import { startTestApp, type TestApp } from './harness';
 import { startTarget } from './targets';
 import { newWallet, signIn } from './wallets';
@@ -169,6 +172,103 @@ describe('caller-supplied invoke schemas cannot stall, leak or collide', () => {
       }
       expect(cache.max).toBe(500);
       expect(cache.size - before).toBe(2);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('forwarded calls carry an RFC 9421 signature a target can check with an off-the-shelf library', () => {
+  type Jwk = { kid: string; x: string; kty: string; crv: string };
+  const verifyCall = async (jwks: { keys: Jwk[] }, call: { path: string; headers: Record<string, unknown> }, url: string) => {
+    const headers = Object.fromEntries(Object.entries(call.headers).filter(([, v]) => typeof v === 'string')) as Record<
+      string,
+      string
+    >;
+    return httpbis.verifyMessage(
+      {
+        requiredParams: ['created', 'expires', 'keyid'],
+        requiredFields: [
+          '@method',
+          '@target-uri',
+          'content-digest',
+          'x-service-caller-wallet',
+          'x-service-caller-agent-id',
+          'x-service-trust-score',
+          'x-service-propagated-trust',
+          'x-service-via',
+          'x-service-invocation-id',
+        ],
+        keyLookup: async (params) => {
+          const jwk = jwks.keys.find((key) => key.kid === params.keyid);
+          if (!jwk) return null;
+          const publicKey = createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' });
+          return { id: jwk.kid, algs: ['ed25519'], verify: async (data, signature) => verify(null, data, publicKey, signature) };
+        },
+      },
+      { method: 'POST', url, headers },
+    );
+  };
+  const digestOf = (raw: string) => `sha-256=:${createHash('sha256').update(raw).digest('base64')}:`;
+
+  it('signs @method, @target-uri, content-digest and the X-Service-* headers; a tampered header fails', async () => {
+    const target = await startTarget();
+    try {
+      const { agentId } = await callableAgent(`${target.url}/echo?x=1`);
+      const caller = newWallet();
+      const { token } = await signIn(app, caller);
+      await app.post('/api/v1/agents', { agent_name: 'Signed caller' }, { token });
+      const invoked = await app.post(`/api/v1/agents/${agentId}/invoke`, { hello: 'world' }, { token });
+      expect(invoked.status, invoked.text).toBe(200);
+
+      const jwksResponse = await app.get('/api/v1/router/jwks');
+      expect(jwksResponse.status).toBe(200);
+      expect(jwksResponse.headers.get('cache-control')).toMatch(/public, max-age=\d+/);
+      const jwks = jwksResponse.body;
+      expect(jwks.keys).toHaveLength(1);
+
+      const call = target.calls[0]!;
+      const url = `${target.url}${call.path}`;
+      expect(call.headers['signature-input']).toMatch(/^vouchsafe=\(.*\);created=\d+;expires=\d+;keyid="[^"]+";alg="ed25519"/);
+      expect(call.headers['x-service-caller-wallet']).toBe(caller.address);
+      expect(call.headers['x-service-propagated-trust']).toMatch(/^\d+(\.\d+)?$/);
+      expect(call.headers['content-digest']).toBe(digestOf(call.raw));
+      expect(await verifyCall(jwks, call, url)).toBe(true);
+
+      // Tampering with any covered part breaks it.
+      for (const tampered of [
+        { ...call.headers, 'x-service-caller-wallet': newWallet().address.toLowerCase() },
+        { ...call.headers, 'x-service-trust-score': '280' },
+        { ...call.headers, 'content-digest': digestOf('{"hello":"forged"}') },
+      ]) {
+        expect(await verifyCall(jwks, { ...call, headers: tampered }, url).catch(() => false)).toBe(false);
+      }
+      expect(await verifyCall(jwks, call, `${target.url}/other`).catch(() => false)).toBe(false);
+      // A request made up by someone else (no signature) is not verified (the library answers null).
+      const { signature: _s, 'signature-input': _si, ...unsigned } = call.headers;
+      expect(await verifyCall(jwks, { ...call, headers: unsigned }, url).catch(() => false)).not.toBe(true);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('keeps a rotated key listed until its signatures expire, and signs with the new one', async () => {
+    const target = await startTarget();
+    try {
+      const { agentId } = await callableAgent(`${target.url}/echo`);
+      const { token } = await signIn(app, newWallet());
+      await app.post('/api/v1/agents', { agent_name: 'Rotating caller' }, { token });
+      const before = (await app.get('/api/v1/router/jwks')).body;
+      const newKid = await rotateRouterKey(app.database.sql);
+      expect(await app.post(`/api/v1/agents/${agentId}/invoke`, { n: 1 }, { token })).toMatchObject({ status: 200 });
+      const after = (await app.get('/api/v1/router/jwks')).body;
+      expect(after.keys.map((key: Jwk) => key.kid)).toEqual([newKid, ...before.keys.map((key: Jwk) => key.kid)]);
+      const call = target.calls.at(-1)!;
+      expect(call.headers['signature-input']).toContain(`keyid="${newKid}"`);
+      expect(await verifyCall(after, call, `${target.url}${call.path}`)).toBe(true);
+      // Long after the rotation the old key is gone from the set.
+      await app.database.sql.query(`UPDATE router_keys SET retired_at = now() - interval '1 hour' WHERE retired_at IS NOT NULL`);
+      expect((await app.get('/api/v1/router/jwks')).body.keys.map((key: Jwk) => key.kid)).toEqual([newKid]);
     } finally {
       await target.close();
     }

@@ -32,6 +32,7 @@ import v1AuthVerifyPost from './v1/auth.verify.post';
 import v1CreditsDepositGet from './v1/credits.deposit.get';
 import v1CreditsGet from './v1/credits.get';
 import v1HealthGet from './v1/health.get';
+import v1RouterJwksGet from './v1/router.jwks.get';
 
 export const ROUTES: AnyEndpoint[] = [
   aAgentGet,
@@ -65,4 +66,5 @@ export const ROUTES: AnyEndpoint[] = [
   v1CreditsDepositGet,
   v1CreditsGet,
   v1HealthGet,
+  v1RouterJwksGet,
 ];

@@ -1,4 +1,6 @@
 import { settleStaleInvocations } from '../invoke/settle-stale-invocations';
+import { ROUTER_KEY_MAX_AGE_DAYS, rotateRouterKeyIfOld } from '../invoke/router-keys';
+import { database } from '../core/db';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
 
@@ -15,6 +17,12 @@ export const JOBS: Job[] = [
     everyMs: 60_000,
     // Well past the router's own limit, so a call still in flight is never touched.
     run: (runtime) => settleStaleInvocations(runtime.config.INVOKE_TIMEOUT_MS + 60_000),
+  },
+  {
+    id: 'rotate-router-key',
+    everyMs: 3_600_000,
+    // The router's signing key is replaced when it is older than ROUTER_KEY_MAX_AGE_DAYS.
+    run: () => rotateRouterKeyIfOld(database().sql, ROUTER_KEY_MAX_AGE_DAYS),
   },
 ];
 
