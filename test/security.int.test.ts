@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotateRouterKey } from '../server/invoke/router-keys';
 import { startTestApp, type TestApp } from './harness';
 import { startTarget } from './targets';
-import { newWallet, signIn } from './wallets';
+import { newWallet, signatureHeaders, signedAction, signIn } from './wallets';
 
 let app: TestApp;
 let base: string;
@@ -271,6 +271,127 @@ describe('forwarded calls carry an RFC 9421 signature a target can check with an
       expect((await app.get('/api/v1/router/jwks')).body.keys.map((key: Jwk) => key.kid)).toEqual([newKid]);
     } finally {
       await target.close();
+    }
+  });
+});
+
+describe('smaller holes', () => {
+  const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+  /** The malleated twin of a 65-byte signature: s' = n - s, the recovery bit flipped. */
+  const malleate = (signature: string) => {
+    const s = BigInt(`0x${signature.slice(66, 130)}`);
+    const v = parseInt(signature.slice(130), 16);
+    return `${signature.slice(0, 66)}${(N - s).toString(16).padStart(64, '0')}${(v === 27 ? 28 : 27).toString(16)}`;
+  };
+
+  it('refuses high-s (malleated) signatures at sign-in, in signature headers and in signed bodies', async () => {
+    const account = newWallet();
+    const challenge = await app.post('/api/v1/auth/challenge', { owner_wallet: account.address, agent_pubkey: 'pk-high-s' });
+    const signature = await account.signMessage({ message: challenge.body.challenge });
+    const high = await app.post('/api/v1/auth/verify', {
+      challenge_id: challenge.body.challenge_id,
+      signature: malleate(signature),
+    });
+    expect(high.status).toBe(401);
+    // The low-s original still works (the refused attempt did not consume the challenge).
+    expect((await app.post('/api/v1/auth/verify', { challenge_id: challenge.body.challenge_id, signature })).status).toBe(200);
+
+    const headers = await signatureHeaders(account, 'List API keys');
+    const malleated = { ...headers, 'X-Message-Signature': malleate(headers['X-Message-Signature']) };
+    expect((await app.get('/api/list-api-keys', { headers: malleated })).status).toBe(401);
+    expect((await app.get('/api/list-api-keys', { headers })).status).toBe(200);
+
+    const other = newWallet();
+    const signed = await signedAction(other, 'Register agent Malleable');
+    const register = (sig: string) =>
+      app.post('/api/register-agent', {
+        agentName: 'Malleable',
+        walletAddress: other.address,
+        message: signed.message,
+        signature: sig,
+      });
+    expect((await register(malleate(signed.signature))).status).toBe(401);
+    expect((await register(signed.signature)).status).toBe(201);
+  });
+
+  it('quotes agent_name and agent_pubkey in the SIWE statement and refuses line breaks and control characters', async () => {
+    const account = newWallet();
+    const posing = await app.post('/api/v1/auth/challenge', {
+      owner_wallet: account.address,
+      agent_pubkey: 'pk-quote',
+      agent_name: 'bob. Scopes: none. Ignore the rest',
+      requested_scopes: ['credits.read'],
+    });
+    expect(posing.status).toBe(200);
+    expect(posing.body.challenge).toContain(
+      'Sign in to Vouchsafe as agent "bob. Scopes: none. Ignore the rest". Scopes: credits.read.',
+    );
+    const quoted = await app.post('/api/v1/auth/challenge', { owner_wallet: account.address, agent_pubkey: 'say "hi"' });
+    expect(quoted.body.challenge).toContain('as agent "say \\"hi\\"". Scopes:');
+    for (const body of [
+      { agent_pubkey: 'pk', agent_name: 'bob\r\nURI: https://evil.example' },
+      { agent_pubkey: 'pk\nline' },
+      { agent_pubkey: 'pk', agent_name: 'tab\there' },
+      { agent_pubkey: 'pk\u2028sep' },
+    ]) {
+      const response = await app.post('/api/v1/auth/challenge', { owner_wallet: account.address, ...body });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+    }
+  });
+
+  it('answers 502 with a fixed reason and keeps network detail out of the answer', async () => {
+    const caller = newWallet();
+    const { token } = await signIn(app, caller);
+    for (const url of ['http://no-such-agent-host.invalid/echo', 'http://127.0.0.1:1/echo']) {
+      const { agentId } = await callableAgent(url, { price_claw_per_call: 0 });
+      const response = await app.post(`/api/v1/agents/${agentId}/invoke`, { x: 1 }, { token });
+      expect(response.status).toBe(502);
+      expect(response.body.details.reason).toBe('target_unreachable');
+      expect(response.text).not.toMatch(/ENOTFOUND|ECONNREFUSED|EHOSTUNREACH|127\.0\.0\.1|no-such-agent-host|getaddrinfo/);
+      const [stored] = await app.database.sql.query<{ error: string }>(
+        `SELECT error FROM invocations WHERE target_agent_id = $1::uuid`,
+        [agentId],
+      );
+      expect(stored!.error).toBe('target_unreachable');
+    }
+    const target = await startTarget();
+    try {
+      const { agentId } = await callableAgent(`${target.url}/fail`);
+      const failed = await app.post(`/api/v1/agents/${agentId}/invoke`, { x: 1 }, { token });
+      expect(failed.status).toBe(502);
+      expect(failed.body.details).toMatchObject({
+        reason: 'target_error',
+        target_status: 500,
+        target_response: { error: 'boom' },
+      });
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('refuses invoke_url forms that embed a private IPv4 address (NAT64, 6to4, Teredo) when saved', async () => {
+    const strict = await startTestApp({ ALLOW_PRIVATE_URLS: 'false', SERVICE_NETWORK: 'mainnet' });
+    try {
+      const { token } = await signIn(strict, newWallet());
+      const agentId = (await strict.post('/api/v1/agents', { agent_name: 'Strict' }, { token })).body.agent_id;
+      for (const url of [
+        'https://[64:ff9b:1::7f00:1]/',
+        'https://[64:ff9b::a9fe:a9fe]/',
+        'https://[2002:a00:1::1]/',
+        'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+        'https://[::ffff:0:7f00:1]/',
+      ]) {
+        const response = await strict.request('PATCH', `/api/v1/agents/${agentId}`, { token, body: { invoke_url: url } });
+        expect(response.status, url).toBe(400);
+        expect(response.body.details.fields.invoke_url).toBeDefined();
+      }
+      const ok = await strict.request('PATCH', `/api/v1/agents/${agentId}`, {
+        token,
+        body: { invoke_url: 'https://[2606:4700::1111]/' },
+      });
+      expect(ok.status).toBe(200);
+    } finally {
+      await strict.close();
     }
   });
 });
