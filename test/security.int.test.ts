@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotateRouterKey } from '../server/invoke/router-keys';
 import { startTestApp, type TestApp } from './harness';
 import { startTarget } from './targets';
-import { newWallet, signatureHeaders, signedAction, signIn } from './wallets';
+import { newWallet, registerAgent, signatureHeaders, signedAction, signIn } from './wallets';
 
 let app: TestApp;
 let base: string;
@@ -393,5 +393,58 @@ describe('smaller holes', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('only registered, established agents may endorse', () => {
+  const endorse = async (endorser: ReturnType<typeof newWallet>, agentId: string, type: string) => {
+    const message = `Endorse agent ${agentId} as ${type} ${Math.floor(Date.now() / 1000)}`;
+    return app.post(`/api/agents/${agentId}/endorse`, {
+      endorser_wallet: endorser.address,
+      attestation_type: type,
+      message,
+      signature: await endorser.signMessage({ message }),
+    });
+  };
+  const TYPES = ['verified', 'trusted', 'skill_verified', 'security_audited'];
+
+  it('refuses throwaway wallets and brand-new agents with 403, changing no score', async () => {
+    const { response } = await registerAgent(app);
+    const subject = response.body.id as string;
+    const scoreOf = async () => (await app.get(`/api/agents/${subject}`)).body.trust_score as number;
+    const before = await scoreOf();
+    // The probe: three walletless endorsers, each with every type.
+    for (let i = 0; i < 3; i++) {
+      const throwaway = newWallet();
+      for (const type of TYPES) {
+        const refused = await endorse(throwaway, subject, type);
+        expect(refused.status).toBe(403);
+        expect(refused.body.details.reason).toBe('no_registered_agent');
+      }
+    }
+    // A wallet that registered an agent a moment ago is refused too, and told when it may endorse.
+    const { account: fresh, response: freshAgent } = await registerAgent(app);
+    const early = await endorse(fresh, subject, 'trusted');
+    expect(early.status).toBe(403);
+    expect(early.body.details).toMatchObject({ reason: 'endorser_too_new', min_age_hours: 24 });
+    expect(Date.parse(early.body.details.eligible_at)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    expect(await scoreOf()).toBe(before);
+    const [{ n }] = await app.database.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM endorsements WHERE subject_agent_id = $1::uuid`,
+      [subject],
+    );
+    expect(n).toBe(0);
+
+    // Once its agent is a day old it may endorse, and the spec's arithmetic applies as before.
+    await app.database.sql.query(`UPDATE agents SET created_at = now() - interval '25 hours' WHERE id = $1::uuid`, [
+      freshAgent.body.id,
+    ]);
+    const accepted = await endorse(fresh, subject, 'trusted');
+    expect(accepted.status, accepted.text).toBe(201);
+    expect(accepted.body.trust_impact.points).toBeGreaterThanOrEqual(10);
+    // Both scores are shown side by side.
+    const view = await app.get(`/api/v1/agents/${subject}`);
+    expect(view.body).toHaveProperty('propagated_trust_score');
+    expect(view.body.trust_score).toBe(await scoreOf());
   });
 });
