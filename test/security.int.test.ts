@@ -429,11 +429,11 @@ describe('only registered, established agents may endorse', () => {
     expect(early.body.details).toMatchObject({ reason: 'endorser_too_new', min_age_hours: 24 });
     expect(Date.parse(early.body.details.eligible_at)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
     expect(await scoreOf()).toBe(before);
-    const [{ n }] = await app.database.sql.query<{ n: number }>(
+    const rows = await app.database.sql.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM endorsements WHERE subject_agent_id = $1::uuid`,
       [subject],
     );
-    expect(n).toBe(0);
+    expect(rows[0]!.n).toBe(0);
 
     // Once its agent is a day old it may endorse, and the spec's arithmetic applies as before.
     await app.database.sql.query(`UPDATE agents SET created_at = now() - interval '25 hours' WHERE id = $1::uuid`, [
