@@ -4,6 +4,7 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { httpbis } from 'http-message-signatures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../server/api/routes';
 import { rotateRouterKey } from '../server/invoke/router-keys';
 import { startTestApp, type TestApp } from './harness';
 import { startTarget } from './targets';
@@ -446,5 +447,172 @@ describe('only registered, established agents may endorse', () => {
     const view = await app.get(`/api/v1/agents/${subject}`);
     expect(view.body).toHaveProperty('propagated_trust_score');
     expect(view.body.trust_score).toBe(await scoreOf());
+  });
+});
+
+describe('object-level authorization matrix: another agent’s credential never reads or changes the object', () => {
+  type Ctx = {
+    victimAgent: string;
+    victimWallet: string;
+    victimKeyId: string;
+    endorsementId: string;
+    attacker: ReturnType<typeof newWallet>;
+    attackerToken: string;
+  };
+  // Every route that names or owns an object, with the attack of another agent and what must hold.
+  const MATRIX: Record<string, (ctx: Ctx) => Promise<void>> = {
+    'PATCH /api/v1/agents/{id}': async (ctx) => {
+      for (const body of [
+        { agent_name: 'Hijacked' },
+        { invoke_url: 'http://127.0.0.1:9/steal', is_callable: true },
+        { price_claw_per_call: 0 },
+        { max_spend_claw_per_day: 1_000_000 },
+        { status: 'paused' },
+        { invoke_schema: { type: 'object' } },
+      ]) {
+        const response = await app.request('PATCH', `/api/v1/agents/${ctx.victimAgent}`, { token: ctx.attackerToken, body });
+        expect(response.status).toBe(403);
+      }
+    },
+    'GET /api/v1/agents/{id}': async (ctx) => {
+      const view = await app.get(`/api/v1/agents/${ctx.victimAgent}`, { token: ctx.attackerToken });
+      expect(view.status).toBe(200);
+      expect(view.body.invoke_url).toBeUndefined();
+    },
+    'POST /api/update-profile': async (ctx) => {
+      // The body's wallet is ignored for a token: the attacker can only change its own agent.
+      const response = await app.post(
+        '/api/update-profile',
+        { walletAddress: ctx.victimWallet, name: 'Hijacked', bio: 'pwned' },
+        { token: ctx.attackerToken },
+      );
+      expect([200, 404]).toContain(response.status);
+    },
+    'POST /api/v1/agents': async (ctx) => {
+      const [victim] = await app.database.sql.query<{ agent_pubkey: string }>(
+        `SELECT agent_pubkey FROM agents WHERE id = $1::uuid`,
+        [ctx.victimAgent],
+      );
+      const response = await app.post(
+        '/api/v1/agents',
+        { agent_name: 'Hijacked', agent_pubkey: victim!.agent_pubkey },
+        { token: ctx.attackerToken },
+      );
+      if (response.status < 300) expect(response.body.agent_id).not.toBe(ctx.victimAgent);
+    },
+    'POST /api/revoke-api-key': async (ctx) => {
+      const response = await app.post('/api/revoke-api-key', { key_id: ctx.victimKeyId }, { token: ctx.attackerToken });
+      expect(response.status).toBe(404);
+    },
+    'GET /api/list-api-keys': async (ctx) => {
+      const response = await app.get('/api/list-api-keys', { token: ctx.attackerToken });
+      expect(response.status).toBe(200);
+      expect(response.text).not.toContain(ctx.victimKeyId);
+    },
+    'DELETE /api/agents/{id}/endorse': async (ctx) => {
+      const message = `Revoke endorsement ${ctx.endorsementId} ${Math.floor(Date.now() / 1000)}`;
+      const response = await app.request('DELETE', `/api/agents/${ctx.victimAgent}/endorse`, {
+        body: {
+          endorser_wallet: ctx.attacker.address,
+          attestation_id: ctx.endorsementId,
+          message,
+          signature: await ctx.attacker.signMessage({ message }),
+        },
+      });
+      expect(response.status).toBe(403);
+    },
+  };
+  // Routes that touch no object of another agent, and why.
+  const NOT_OBJECTS: Record<string, string> = {
+    'GET /api/agent': 'public read',
+    'GET /api/agents': 'public list',
+    'GET /api/agents/{id}/endorse': 'public list of endorsements',
+    'POST /api/agents/{id}/endorse': 'acting on another agent is the operation (signed by the endorser)',
+    'GET /api/agents/{id}': 'public view (family A shows no owner-only field)',
+    'GET /api/agents/{id}/invoke': 'public invocation info',
+    'POST /api/agents/{id}/invoke': 'invoking another agent is the operation (paid by the caller)',
+    'GET /api/agents/{id}/public-profile': 'public view',
+    'GET /api/graph/connections': 'public graph',
+    'POST /api/mint-api-key': 'creates a key for the caller’s own wallet',
+    'POST /api/register-agent': 'creates the signer’s own agent',
+    'GET /api/stats': 'public counts',
+    'POST /api/v1/agents/bootstrap': 'the caller’s own agent and grant',
+    'GET /api/v1/agents': 'public list (owner-only fields hidden)',
+    'GET /api/v1/agents/me/stats': 'the caller’s own stats',
+    'POST /api/v1/agents/{id}/attest': 'attesting another agent is the operation',
+    'POST /api/v1/agents/{id}/invoke': 'invoking another agent is the operation (paid by the caller)',
+    'POST /api/v1/auth/challenge': 'no credential',
+    'POST /api/v1/auth/revoke': 'revokes the calling token only',
+    'GET /api/v1/auth/session': 'the caller’s own session',
+    'POST /api/v1/auth/verify': 'no credential',
+    'GET /api/v1/credits/deposit': 'public instructions',
+    'GET /api/v1/credits': 'the caller’s own balance',
+    'GET /api/v1/health': 'public',
+    'GET /api/v1/router/jwks': 'public keys',
+  };
+
+  it('lists every route either in the matrix or with a reason it touches no other agent’s object', () => {
+    for (const route of ROUTES) {
+      const name = `${route.method.toUpperCase()} ${route.path}`;
+      expect(name in MATRIX || name in NOT_OBJECTS, `${name} is in neither the matrix nor the exemptions`).toBe(true);
+    }
+  });
+
+  it('refuses another agent’s credential on every object route, and the victim’s data is unchanged', async () => {
+    const victim = newWallet();
+    const victimSession = await signIn(app, victim);
+    const victimAgent = (
+      await app.post(
+        '/api/v1/agents',
+        { agent_name: 'Victim', agent_pubkey: `pk-${victim.address.slice(2, 10)}` },
+        { token: victimSession.token },
+      )
+    ).body.agent_id as string;
+    await app.request('PATCH', `/api/v1/agents/${victimAgent}`, {
+      token: victimSession.token,
+      body: { invoke_url: 'http://127.0.0.1:9/private', is_callable: true, price_claw_per_call: 5 },
+    });
+    const victimKeyId = (await app.post('/api/mint-api-key', { label: 'victim' }, { token: victimSession.token })).body
+      .key_id as string;
+    const attacker = newWallet();
+    const attackerToken = (await signIn(app, attacker)).token;
+    await app.post('/api/v1/agents', { agent_name: 'Attacker' }, { token: attackerToken });
+    // An endorsement of the victim's agent by a third, established agent.
+    const { account: endorser, response: endorserAgent } = await registerAgent(app);
+    await app.database.sql.query(`UPDATE agents SET created_at = now() - interval '2 days' WHERE id = $1::uuid`, [
+      endorserAgent.body.id,
+    ]);
+    const message = `Endorse agent ${victimAgent} as trusted ${Math.floor(Date.now() / 1000)}`;
+    const endorsed = await app.post(`/api/agents/${victimAgent}/endorse`, {
+      endorser_wallet: endorser.address,
+      attestation_type: 'trusted',
+      message,
+      signature: await endorser.signMessage({ message }),
+    });
+    expect(endorsed.status).toBe(201);
+
+    const endorsementMarker = `"id":"${endorsed.body.endorsement.id}"`;
+    const snapshot = async () =>
+      JSON.stringify([
+        await app.database.sql.query(`SELECT * FROM agents WHERE owner_wallet = $1 ORDER BY id`, [victimSession.wallet_address]),
+        await app.database.sql.query(`SELECT * FROM api_keys WHERE wallet = $1 ORDER BY id`, [victimSession.wallet_address]),
+        await app.database.sql.query(`SELECT * FROM endorsements WHERE subject_agent_id = $1::uuid ORDER BY id`, [victimAgent]),
+      ]);
+    const before = await snapshot();
+    expect(before).toContain(victimKeyId);
+    expect(before).toContain(`"id":"${victimAgent}"`);
+    expect(before).toContain(endorsementMarker);
+    const ctx: Ctx = {
+      victimAgent,
+      victimWallet: victimSession.wallet_address,
+      victimKeyId,
+      endorsementId: endorsed.body.endorsement.id,
+      attacker,
+      attackerToken,
+    };
+    for (const [name, attack] of Object.entries(MATRIX)) {
+      await attack(ctx);
+      expect(await snapshot(), `${name} changed the victim’s data`).toBe(before);
+    }
   });
 });
