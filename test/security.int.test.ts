@@ -38,8 +38,10 @@ describe('caller-supplied invoke schemas cannot stall, leak or collide', () => {
       const schema = { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } };
       const { agentId } = await callableAgent(`${target.url}/echo`, { invoke_schema: schema });
       const { token } = await signIn(app, newWallet());
-      // Warm the path (connection, compiled schema) with a matching payload.
+      const payload = { s: `${'a'.repeat(30)}!` };
+      // Warm the paths (connection, compiled schema, the refusal) once each.
       expect((await app.post(`/api/v1/agents/${agentId}/invoke`, { s: 'aaaa' }, { token })).status).toBe(200);
+      expect((await app.post(`/api/v1/agents/${agentId}/invoke`, payload, { token })).status).toBe(400);
       await (await fetch(`${base}/api/v1/health`)).text();
 
       let invoking = true;
@@ -53,7 +55,6 @@ describe('caller-supplied invoke schemas cannot stall, leak or collide', () => {
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
       })();
-      const payload = { s: `${'a'.repeat(30)}!` };
       // One after another: each is a chance for the pattern to stall the loop (it used to for minutes).
       const answers: { status: number; body: any }[] = [];
       for (let i = 0; i < 5; i++) {
@@ -99,6 +100,7 @@ describe('caller-supplied invoke schemas cannot stall, leak or collide', () => {
         [{ type: 'string', pattern: '^(a)\\1$' }, /pattern/],
         [{ type: 'string', pattern: '(?=a)a' }, /pattern/],
         [{ type: 'string', pattern: 'a'.repeat(300) }, /longer/],
+        [{ type: 'string', pattern: '[\\s\\S]{1000}' }, /too complex/],
         [{ type: 'object', patternProperties: { '(?!x)': {} } }, /pattern/],
         [{ $ref: 'https://evil.example/schema.json' }, /outside/],
         [{ type: 'array', uniqueItems: true }, /uniqueItems/],
@@ -110,6 +112,21 @@ describe('caller-supplied invoke schemas cannot stall, leak or collide', () => {
         expect(response.body.details.fields.invoke_schema, response.text).toMatch(reason);
       }
       expect((await app.get(`/api/v1/agents/${agentId}`, { token })).body.invoke_schema).toEqual(original);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('never tests a pattern on a string longer than 16 KiB: such a string does not match', async () => {
+    const target = await startTarget();
+    try {
+      const schema = { type: 'object', properties: { s: { type: 'array', items: { type: 'string', pattern: '^[a-z]+$' } } } };
+      const { agentId } = await callableAgent(`${target.url}/echo`, { invoke_schema: schema });
+      const { token } = await signIn(app, newWallet());
+      const long = await app.post(`/api/v1/agents/${agentId}/invoke`, { s: ['a'.repeat(16_385)] }, { token });
+      expect(long.status).toBe(400);
+      expect(long.body.details.fields['/s/0']).toMatch(/pattern/);
+      expect((await app.post(`/api/v1/agents/${agentId}/invoke`, { s: ['a'.repeat(16_384)] }, { token })).status).toBe(200);
     } finally {
       await target.close();
     }

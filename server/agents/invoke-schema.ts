@@ -7,7 +7,8 @@ import { ApiError } from '../core/errors';
 
 // An agent's invoke_schema is caller-supplied code for our validator. It must never block the
 // server, leak memory or collide with another agent's schema:
-// - patterns run on RE2 (re2js, linear time): `^(a+)+$` cannot backtrack;
+// - patterns run on RE2 (re2js, linear time): `^(a+)+$` cannot backtrack; a pattern's program size,
+//   the length of a string it is tested on and the time one validation spends in patterns are capped;
 // - size, depth, keyword and pattern caps are checked when the schema is saved (400 naming the cap),
 //   and again before a stored schema is compiled;
 // - every compiled schema has its own Ajv instance (no shared `$id` namespace between agents), and
@@ -23,16 +24,34 @@ export const INVOKE_SCHEMA_LIMITS = {
   maxKeywords: 1_000,
   /** Characters in one `pattern` or `patternProperties` key. */
   maxPatternLength: 256,
+  /** Size of a pattern's compiled RE2 program (instructions): bounds the work per character. */
+  maxPatternProgram: 400,
+  /** A string longer than this never matches a `pattern` (RE2 is linear, but not free). */
+  maxPatternInput: 16_384,
+  /** Time one payload validation may spend in patterns before it is refused (400). */
+  patternBudgetMs: 100,
   /** `uniqueItems` compares items pairwise: it needs `maxItems` at most this. */
   maxUniqueItems: 1_000,
   /** Compiled validators kept. */
   cacheEntries: 500,
 } as const;
 
-/** Linear-time regular expressions for Ajv (`code.regExp`). */
+// The pattern time budget of the validation running now (validation is synchronous, so one at a time).
+const patternBudget = sharedState('invoke.schema-pattern-budget', () => ({ deadline: Infinity }));
+
+class PatternBudgetExceeded extends Error {}
+
+/** Linear-time regular expressions for Ajv (`code.regExp`), within the length cap and time budget. */
 function re2(pattern: string): { test: (s: string) => boolean } {
   const compiled = RE2JS.compile(pattern);
-  return { test: (s: string) => compiled.test(s) };
+  return {
+    test: (s: string) => {
+      if (s.length > INVOKE_SCHEMA_LIMITS.maxPatternInput) return false;
+      const budget = patternBudget();
+      if (performance.now() > budget.deadline) throw new PatternBudgetExceeded();
+      return compiled.test(s);
+    },
+  };
 }
 re2.code = 'require("re2js").RE2JS.compile';
 
@@ -84,11 +103,17 @@ export function checkInvokeSchemaLimits(schema: unknown): void {
     if (pattern.length > limits.maxPatternLength) {
       throw invalid(`has a pattern longer than ${limits.maxPatternLength} characters`);
     }
+    let size: number;
     try {
-      RE2JS.compile(pattern);
+      size = RE2JS.compile(pattern).programSize();
     } catch (error) {
       throw invalid(
         `pattern "${pattern.slice(0, 100)}" is not supported (${(error as Error).message}); patterns run on RE2: no backreferences or lookaround`,
+      );
+    }
+    if (size > limits.maxPatternProgram) {
+      throw invalid(
+        `pattern "${pattern.slice(0, 100)}" is too complex (${size} RE2 instructions; at most ${limits.maxPatternProgram}): use smaller repetition counts, or maxLength`,
       );
     }
   };
@@ -147,12 +172,20 @@ export function invokeSchemaValidator(schema: Record<string, unknown>): Validate
 export function validateInvokePayload(schema: Record<string, unknown>, payload: unknown): void {
   const validate = invokeSchemaValidator(schema);
   let ok: boolean;
+  const budget = patternBudget();
+  budget.deadline = performance.now() + INVOKE_SCHEMA_LIMITS.patternBudgetMs;
   try {
     ok = validate(payload) as boolean;
   } catch (error) {
+    const reason =
+      error instanceof PatternBudgetExceeded
+        ? `checking the payload's patterns took longer than ${INVOKE_SCHEMA_LIMITS.patternBudgetMs} ms`
+        : (error as Error).message.slice(0, 200);
     throw new ApiError('invalid_request', 'The payload could not be checked against the target agent’s invoke_schema', {
-      fields: { '/': (error as Error).message.slice(0, 200) },
+      fields: { '/': reason },
     });
+  } finally {
+    budget.deadline = Infinity;
   }
   if (!ok) {
     const fields: Record<string, string> = {};
