@@ -189,6 +189,7 @@ describe('caller-supplied invoke schemas cannot stall, leak or collide', () => {
         );
       }
       expect(cache.max).toBe(500);
+      expect((cache as unknown as { maxSize: number }).maxSize).toBe(2 * 1024 * 1024);
       expect(cache.size - before).toBe(2);
     } finally {
       await target.close();
