@@ -611,5 +611,23 @@ describe('object-level authorization matrix: another agent’s credential never 
       await attack(ctx);
       expect(await snapshot(), `${name} changed the victim’s data`).toBe(before);
     }
+
+    // The owner's own token without the needed scope is refused on the same routes, changing nothing.
+    const narrow = (await signIn(app, victim, { agentPubkey: 'narrow-victim', scopes: ['credits.read'] })).token;
+    // (Signing in issued the new credential's own API key: compare with the state after it.)
+    const beforeNarrow = await snapshot();
+    for (const [method, path, body] of [
+      ['PATCH', `/api/v1/agents/${victimAgent}`, { agent_name: 'Renamed', price_claw_per_call: 0 }],
+      ['POST', '/api/update-profile', { name: 'Renamed' }],
+      ['POST', '/api/v1/agents', { agent_name: 'Renamed', agent_pubkey: `pk-${victim.address.slice(2, 10)}` }],
+      ['POST', '/api/revoke-api-key', { key_id: victimKeyId }],
+      ['GET', '/api/list-api-keys', undefined],
+      ['POST', '/api/mint-api-key', { label: 'more' }],
+    ] as const) {
+      const response = await app.request(method, path, { token: narrow, body });
+      expect(response.status, `${method} ${path}`).toBe(403);
+      expect(response.body.code).toBe('missing_scope');
+      expect(await snapshot(), `${method} ${path} changed the owner’s data without the scope`).toBe(beforeNarrow);
+    }
   });
 });
