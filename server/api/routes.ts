@@ -69,6 +69,7 @@ import v1PipelinesIdRunPost from './v1/pipelines.[id].run.post';
 import v1ReferralsGet from './v1/referrals.get';
 import v1ReferralsMeGet from './v1/referrals.me.get';
 import v1ReferralsRegisterPost from './v1/referrals.register.post';
+import v1RouterJwksGet from './v1/router.jwks.get';
 import v1SignalsGet from './v1/signals.get';
 import v1SignalsPost from './v1/signals.post';
 import v1SignalsIdGet from './v1/signals.[id].get';
@@ -153,6 +154,7 @@ export const ROUTES: AnyEndpoint[] = [
   v1ReferralsGet,
   v1ReferralsMeGet,
   v1ReferralsRegisterPost,
+  v1RouterJwksGet,
   v1SignalsGet,
   v1SignalsPost,
   v1SignalsIdGet,
