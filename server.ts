@@ -12,6 +12,7 @@ import { gracefulShutdown } from './server/http/graceful-shutdown';
 import { ensureJobsStarted } from './server/scheduler/jobs';
 import { log } from './server/core/log';
 import { startRuntime, type Runtime } from './server/core/runtime';
+import { chain } from './server/chain/client';
 
 const NEXT_API_PREFIXES = ['/api/trpc', '/api/auth'];
 
@@ -31,6 +32,22 @@ async function main() {
     console.error(message.split('\n')[0]);
     process.exit(1);
   }
+  // The chain before the first request: with no CHAIN_RPC_URL this starts the bundled devnet
+  // (deploying the fixtures on the first start). A node that fails now is retried on use and
+  // shows in /api/v1/health; the server still serves everything else.
+  await chain().then(
+    (context) =>
+      log.info(
+        {
+          chain: context.source,
+          rpc: context.source === 'devnet' ? context.rpcUrl : undefined,
+          platformToken: context.addresses.platformToken,
+          treasury: context.addresses.treasury,
+        },
+        'chain ready',
+      ),
+    (error: Error) => log.error({ err: error.message }, 'chain not available at start'),
+  );
   ensureJobsStarted(runtime);
   const api = createApi();
   const apiListener = getRequestListener(api.fetch);

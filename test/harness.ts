@@ -11,6 +11,8 @@ import { createApi } from '../server/api/app';
 import { checkResponse } from './contract';
 import { openDatabase, parsePostgresUrl, type Database } from '../server/core/db/open';
 import { startRuntime, type Runtime } from '../server/core/runtime';
+import { disableChain, useChain } from '../server/chain/client';
+import type { TestChain } from './chain';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -65,14 +67,24 @@ async function freshDatabase(): Promise<{ database: Database; cleanup: () => Pro
   return { database, cleanup: async () => {} };
 }
 
+export interface TestAppOptions {
+  /**
+   * A test chain (test/chain.ts) to use as the devnet. Without one (and without CHAIN_RPC_URL in
+   * env) the app runs with no chain: tiers keep their stored value, chain endpoints answer 503.
+   */
+  chain?: TestChain;
+}
+
 /** A running API on a fresh database. Pass env to override configuration. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vouchsafe-data-'));
   const { database, cleanup } = await freshDatabase();
   const runtime = await startRuntime({
     env: { DATA_DIR: dataDir, ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'silent', ...env },
     database,
   });
+  if (options.chain) useChain(runtime, options.chain.rpcUrl, options.chain.deployment);
+  else if (!env.CHAIN_RPC_URL) disableChain(runtime);
   const api = createApi();
   const servers: Server[] = [];
 

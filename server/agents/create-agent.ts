@@ -6,6 +6,7 @@ import { prismaRunner } from '../core/db/sql-runner';
 import { emit } from '../events/emit';
 import { ApiError } from '../core/errors';
 import { generateHandle } from './handles';
+import { lastKnownTier } from './tiers';
 
 export interface NewAgent {
   ownerWallet: Address;
@@ -34,6 +35,8 @@ async function insertAgent(input: NewAgent, handle: string, tx: Prisma.Transacti
       scopes: input.scopes ?? [],
       maxSpendPerDay: input.maxSpendPerDay ?? null,
       metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
+      // The wallet's tier as last read from the chain (sign-in reads it just before).
+      tier: lastKnownTier(input.ownerWallet) ?? 'none',
     },
   });
   await emit(

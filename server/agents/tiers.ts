@@ -1,21 +1,169 @@
 import type { Address } from 'viem';
-import { db } from '../core/db';
+import { chainEnabled, chainIfEnabled } from '../chain/client';
+import { tokenBalance, tokenDecimals } from '../chain/tokens';
+import { database, withTransaction } from '../core/db';
+import { log } from '../core/log';
+import { sharedCache, sharedState } from '../core/shared-state';
+import { emit } from '../events/emit';
 
 export const TIER_ORDER = ['none', 'entry', 'pro', 'enterprise'] as const;
 export type Tier = (typeof TIER_ORDER)[number];
+
+/** Whole platform tokens a tier needs (spec: Authentication, tiers). */
+export const TIER_THRESHOLDS: readonly { tier: Exclude<Tier, 'none'>; tokens: bigint }[] = [
+  { tier: 'enterprise', tokens: 50_000_000n },
+  { tier: 'pro', tokens: 10_000_000n },
+  { tier: 'entry', tokens: 1_000_000n },
+];
+
+/** How long a wallet's tier read from the chain is trusted before the next read (issue 11: at most 60 s). */
+export const TIER_TTL_MS = 30_000;
+/** How long a request waits for a tier reading before the stored tier answers. */
+export const TIER_READ_WAIT_MS = 3_000;
 
 /** True when `tier` is `required` or above (spec: pro for skill upload, entry for live smart money). */
 export function tierAtLeast(tier: Tier, required: Tier): boolean {
   return TIER_ORDER.indexOf(tier) >= TIER_ORDER.indexOf(required);
 }
 
+/** The tier of a raw token balance with `decimals` decimals: thresholds compare exact integers. */
+export function tierForBalance(balance: bigint, decimals: number): Tier {
+  const unit = 10n ** BigInt(decimals);
+  for (const { tier, tokens } of TIER_THRESHOLDS) if (balance >= tokens * unit) return tier;
+  return 'none';
+}
+
+const tierCache = sharedCache<Tier>('agents.tier-by-wallet', { ttlMs: TIER_TTL_MS, maxEntries: 50_000, dropOn: [] });
+// The latest chain reading per wallet, for agents created between two reads (bounded).
+const lastReading = sharedState('agents.tier-last-reading', () => new Map<string, { tier: Tier; at: number }>());
+
+/** The wallet's tier as read from the chain within the last TIER_TTL_MS, or null. Synchronous: safe inside a transaction. */
+export function lastKnownTier(wallet: Address): Tier | null {
+  const reading = lastReading().get(wallet.toLowerCase());
+  return reading && Date.now() - reading.at < TIER_TTL_MS ? reading.tier : null;
+}
+
+function remember(wallet: Address, tier: Tier): void {
+  const readings = lastReading();
+  if (readings.size >= 50_000) readings.clear();
+  readings.set(wallet.toLowerCase(), { tier, at: Date.now() });
+}
+
+async function storedTier(wallet: Address): Promise<Tier> {
+  const rows = await database().sql.query<{ tier: string }>('SELECT tier FROM agents WHERE owner_wallet = $1', [wallet]);
+  let best: Tier = 'none';
+  for (const { tier } of rows) if (tierAtLeast(tier as Tier, best)) best = tier as Tier;
+  return best;
+}
+
 /**
- * A wallet's tier, the one every tier gate uses. Tiers come from platform-token holdings; the
- * chain layer keeps agents.tier fresh (cached at most 60 s) and this reads it.
+ * Writes `tier` to every agent of `wallet` whose stored tier differs, and emits agent.tier_upgraded
+ * for each in the same transaction. Returns the agents that moved.
+ */
+export async function applyTier(wallet: Address, tier: Tier): Promise<{ agentId: string; from: Tier }[]> {
+  // Most refreshes change nothing: look before opening a transaction.
+  const differs = await database().sql.query('SELECT 1 FROM agents WHERE owner_wallet = $1 AND tier <> $2 LIMIT 1', [
+    wallet,
+    tier,
+  ]);
+  if (differs.length === 0) return [];
+  return withTransaction(async (tx) => {
+    const moved = await tx.sql.query<{ id: string; previous: string }>(
+      `UPDATE agents a SET tier = $2, updated_at = now()
+       FROM (SELECT id, tier FROM agents WHERE owner_wallet = $1 AND tier <> $2 FOR UPDATE) old
+       WHERE a.id = old.id RETURNING a.id, old.tier AS previous`,
+      [wallet, tier],
+    );
+    for (const row of moved) {
+      await emit(
+        'agent.tier_upgraded',
+        {
+          agent_id: row.id,
+          wallet_address: wallet,
+          previous_tier: row.previous,
+          tier,
+          direction: direction(row.previous as Tier, tier),
+        },
+        tx.sql,
+      );
+    }
+    return moved.map((row) => ({ agentId: row.id, from: row.previous as Tier }));
+  });
+}
+
+function direction(from: Tier, to: Tier): 'up' | 'down' {
+  return TIER_ORDER.indexOf(to) > TIER_ORDER.indexOf(from) ? 'up' : 'down';
+}
+
+/** Reads the wallet's platform-token balance and stores the resulting tier on its agents. */
+async function readAndApply(wallet: Address): Promise<Tier> {
+  const context = await chainIfEnabled();
+  const token = context?.addresses.platformToken;
+  if (!context || !token) return storedTier(wallet);
+  const [balance, decimals] = await Promise.all([tokenBalance(token, wallet), tokenDecimals(token)]);
+  const tier = tierForBalance(balance, decimals);
+  remember(wallet, tier);
+  await applyTier(wallet, tier);
+  return tier;
+}
+
+/**
+ * A wallet's tier, the one every tier gate uses: from its platform-token holdings, read at most
+ * every TIER_TTL_MS (stale on read means a fresh chain read). Without a chain (or while the node
+ * fails) the last tier read from the chain, stored on the wallet's agents, answers.
  */
 export async function tierOfWallet(wallet: Address): Promise<Tier> {
-  const agents = await db().agent.findMany({ where: { ownerWallet: wallet }, select: { tier: true } });
-  let best: Tier = 'none';
-  for (const { tier } of agents) if (tierAtLeast(tier as Tier, best)) best = tier as Tier;
-  return best;
+  // Without a chain the stored tier is the truth (and is read fresh: tests set it directly).
+  if (!chainEnabled()) return storedTier(wallet);
+  try {
+    // A slow node must not hold up sign-in or a gate: after TIER_READ_WAIT_MS the stored tier
+    // answers, and the reading, when it arrives, updates the agents and the cache.
+    const reading = tierCache().get(wallet, () => readAndApply(wallet));
+    let timer: NodeJS.Timeout | undefined;
+    const slow = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), TIER_READ_WAIT_MS);
+      timer.unref();
+    });
+    const tier = await Promise.race([reading, slow]).finally(() => clearTimeout(timer));
+    if (tier !== null) return tier;
+    reading.catch(() => undefined);
+    log.warn({ wallet }, 'tier read from the chain is slow; using the stored tier');
+    return storedTier(wallet);
+  } catch (error) {
+    log.warn({ wallet, err: (error as Error).message }, 'tier read from the chain failed; using the stored tier');
+    return storedTier(wallet);
+  }
+}
+
+/** Reads the tier from the chain now (sign-in, the scheduled job), whatever the cache holds. */
+export async function refreshTier(wallet: Address): Promise<Tier> {
+  tierCache().delete(wallet);
+  return tierOfWallet(wallet);
+}
+
+/** Drops the cached tier of a wallet (after a faucet or a deposit moved its tokens). */
+export function forgetTier(wallet: Address): void {
+  tierCache().delete(wallet);
+}
+
+/**
+ * The scheduled refresh: every wallet with an unexpired bearer token or an API key used in the
+ * last 24 hours gets a fresh chain read. Returns how many wallets were checked.
+ */
+export async function refreshActiveTiers(limit = 5000): Promise<number> {
+  const context = await chainIfEnabled().catch(() => null);
+  if (!context?.addresses.platformToken) return 0;
+  const rows = await database().sql.query<{ wallet: string }>(
+    `SELECT DISTINCT a.owner_wallet AS wallet FROM agents a
+     WHERE EXISTS (SELECT 1 FROM access_tokens t WHERE t.wallet = a.owner_wallet AND t.expires_at > now() AND t.revoked_at IS NULL)
+        OR EXISTS (SELECT 1 FROM api_keys k WHERE k.wallet = a.owner_wallet AND k.last_used_at > now() - interval '24 hours' AND k.revoked_at IS NULL)
+     LIMIT $1`,
+    [limit],
+  );
+  let checked = 0;
+  for (const { wallet } of rows) {
+    await refreshTier(wallet as Address);
+    checked++;
+  }
+  return checked;
 }

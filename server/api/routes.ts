@@ -42,7 +42,9 @@ import v1AuthRevokePost from './v1/auth.revoke.post';
 import v1AuthSessionGet from './v1/auth.session.get';
 import v1AuthVerifyPost from './v1/auth.verify.post';
 import v1CreditsDepositGet from './v1/credits.deposit.get';
+import v1CreditsDepositPost from './v1/credits.deposit.post';
 import v1CreditsGet from './v1/credits.get';
+import v1DevnetFaucetPost from './v1/devnet.faucet.post';
 import v1HealthGet from './v1/health.get';
 import v1McpGet from './v1/mcp.get';
 import v1McpPost from './v1/mcp.post';
@@ -98,7 +100,9 @@ export const ROUTES: AnyEndpoint[] = [
   v1AuthSessionGet,
   v1AuthVerifyPost,
   v1CreditsDepositGet,
+  v1CreditsDepositPost,
   v1CreditsGet,
+  v1DevnetFaucetPost,
   v1HealthGet,
   v1McpGet,
   v1McpPost,

@@ -5,6 +5,7 @@ import { database, db } from '../core/db';
 import { ApiError } from '../core/errors';
 import { hashSecret, newAccessToken, newApiKey, TOKEN_TTL_MS } from './credentials';
 import { verifyWalletSignature } from '../signatures/verify-signature';
+import { refreshTier } from '../agents/tiers';
 
 const refused = () =>
   new ApiError('invalid_signature', 'Challenge is unknown, expired, already used, or the signature does not match');
@@ -60,6 +61,8 @@ export async function verifyChallenge(challengeId: string, signature: string) {
     return { apiKey: key.key, apiKeyPrefix: key.prefix };
   });
 
+  // Sign-in reads the wallet's holdings afresh, so a new holder sees the tier at once.
+  const tier = await refreshTier(wallet);
   const agent =
     (await db().agent.findUnique({
       where: { ownerWallet_agentPubkey: { ownerWallet: wallet, agentPubkey: challenge.agentPubkey } },
@@ -72,7 +75,7 @@ export async function verifyChallenge(challengeId: string, signature: string) {
     agent_pubkey: challenge.agentPubkey,
     scopes: challenge.scopes,
     agent: agent ? agentViewB(agent, await loadOneAgentMetrics(agent, database().sql), { viewer: wallet }) : null,
-    tier: (agent?.tier ?? 'none') as AgentViewB['tier'],
+    tier: (agent?.tier ?? tier) as AgentViewB['tier'],
     api_key: issued.apiKey,
     api_key_prefix: issued.apiKeyPrefix,
   };

@@ -29,6 +29,11 @@ describe('loadConfig', () => {
     ['REDIS_URL', 'http://x'],
     ['CHAIN_ID', '0'],
     ['TREASURY_ADDRESS', '0x123'],
+    // a mixed-case address whose EIP-55 checksum is wrong (last letter's case flipped)
+    ['PLATFORM_TOKEN_ADDRESS', '0x5FbDB2315678afecb367f032d93F642f64180aA3'],
+    ['SWAP_ROUTER_ALLOWLIST', '0x2626664c2603336E57B271c5C0b26F421741e481,0x123'],
+    ['CHAIN_RPC_URL', 'localhost:8545'],
+    ['DEPOSIT_CONFIRMATIONS', '-1'],
     ['ADMIN_WALLETS', '0x0000000000000000000000000000000000000001,nope'],
     ['SERVICE_NETWORK', 'devnet'],
     ['ALLOW_PRIVATE_URLS', 'yes'],

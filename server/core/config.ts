@@ -9,7 +9,12 @@ import { RATE_LIMIT_POLICIES } from './rate-limit-policies';
 
 const address = z
   .string()
+  // Mixed case must be a valid EIP-55 checksum (a typo shows); all-lowercase is accepted.
   .refine((v) => isAddress(v, { strict: false }), 'must be a 0x-prefixed 20-byte address')
+  .refine(
+    (v) => v.slice(2) === v.slice(2).toLowerCase() || v.slice(2) === v.slice(2).toUpperCase() || isAddress(v),
+    'has a wrong EIP-55 checksum (mixed case that does not match)',
+  )
   .transform((v) => getAddress(v.toLowerCase()));
 const addressList = z
   .string()

@@ -8,6 +8,8 @@ export const holdAccount = (refType: string, refId: string) => `hold:${refType}:
 export const PLATFORM_FEES = 'platform:fees';
 /** The outside world, where grants come from (it may go negative). */
 export const WORLD_GRANTS = 'world:grants';
+/** Where deposited tokens come from: the treasury's holdings outside the ledger. */
+export const WORLD_DEPOSITS = 'world:deposits';
 
 export function accountKind(id: string): AccountKind {
   return id.slice(0, id.indexOf(':')) as AccountKind;

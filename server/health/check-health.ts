@@ -1,3 +1,4 @@
+import { chainEnabled, chainIfEnabled, recentRpcFailures } from '../chain/client';
 import { database } from '../core/db';
 import { currentRuntime } from '../core/runtime';
 import { sharedState } from '../core/shared-state';
@@ -39,8 +40,45 @@ function checkScheduler(): HealthCheck[] {
   return [{ name: 'scheduler', ok: true, detail: `running; last job finished ${lastRun?.toISOString() ?? 'not yet'}` }];
 }
 
+/**
+ * The chain: reachable, on CHAIN_ID, and (on the bundled devnet) with the platform token deployed.
+ * Absent when the instance runs without a chain (tests).
+ */
+async function checkChain(): Promise<HealthCheck[]> {
+  if (!chainEnabled()) return [];
+  try {
+    const context = await chainIfEnabled();
+    if (!context) return [];
+    const { client, addresses } = context;
+    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 3 s')), 3000).unref());
+    const probe = Promise.all([
+      client.getChainId(),
+      client.getBlockNumber({ cacheTime: 0 }),
+      addresses.platformToken ? client.getCode({ address: addresses.platformToken }) : Promise.resolve(undefined),
+    ]);
+    const [chainId, block, tokenCode] = await Promise.race([probe, timeout]);
+    const where = `${context.source === 'devnet' ? 'bundled devnet' : 'configured node'}, chain ${chainId}, block ${block}`;
+    if (chainId !== context.chainId) return [{ name: 'chain', ok: false, detail: `${where}: CHAIN_ID is ${context.chainId}` }];
+    if (!addresses.platformToken) return [{ name: 'chain', ok: false, detail: `${where}: PLATFORM_TOKEN_ADDRESS is not set` }];
+    if (!tokenCode || tokenCode === '0x') {
+      return [{ name: 'chain', ok: false, detail: `${where}: no contract at the platform token ${addresses.platformToken}` }];
+    }
+    const recent = recentRpcFailures();
+    if (recent.count > 0) {
+      return [
+        { name: 'chain', ok: false, detail: `${where}; ${recent.count} RPC failure(s) in the last minute, last: ${recent.last}` },
+      ];
+    }
+    return [{ name: 'chain', ok: true, detail: where }];
+  } catch (error) {
+    const reason = (error as { details?: { reason?: string } }).details?.reason ?? (error as Error).message.split('\n')[0];
+    return [{ name: 'chain', ok: false, detail: `unavailable: ${reason}` }];
+  }
+}
+
 async function runChecks(): Promise<HealthReport> {
-  const checks = [...(await Promise.all([checkDatabase()])), ...checkScheduler()];
+  const [database, chain] = await Promise.all([checkDatabase(), checkChain()]);
+  const checks = [database, ...chain, ...checkScheduler()];
   const issues = checks.filter((check) => !check.ok).length;
   return { status: issues === 0 ? 'ok' : 'degraded', issues_count: issues, checks, checked_at: new Date().toISOString() };
 }

@@ -103,6 +103,11 @@ function wrapperErrors(def: AnyEndpoint): Record<number, string> {
   if (def.body) errors[413] = 'Request body too large';
   if (def.rateLimit) errors[429] = 'Rate limit exceeded (Retry-After says when to retry)';
   errors[500] = 'Internal error (details.request_id)';
+  // Credentials and signed bodies may be contract-wallet signatures, checked through the chain.
+  if (def.auth !== 'none' || def.body) {
+    errors[502] = 'The chain node failed (chain_error), for example while checking a contract-wallet signature';
+    errors[503] = 'No chain is available (chain_unavailable)';
+  }
   return errors;
 }
 

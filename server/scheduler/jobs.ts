@@ -1,6 +1,7 @@
 import { chargeMemoryStorage } from '../memory/memory';
 import { runDueCronPipelines, runEventPipelines } from '../pipelines/triggers';
 import { settleStaleInvocations } from '../invoke/settle-stale-invocations';
+import { refreshActiveTiers, TIER_TTL_MS } from '../agents/tiers';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
 
@@ -34,6 +35,12 @@ export const JOBS: Job[] = [
     id: 'pipeline-events',
     everyMs: 5_000,
     run: () => runEventPipelines(),
+  },
+  {
+    // Tiers follow platform-token holdings: re-read the wallets of agents in use (issue 11).
+    id: 'refresh-tiers',
+    everyMs: TIER_TTL_MS * 2,
+    run: () => refreshActiveTiers(),
   },
 ];
 

@@ -35,3 +35,29 @@ export const depositInstructions = z
     how_to: z.string(),
   })
   .openapi('DepositInstructions');
+
+export const depositClaimBody = z
+  .object({
+    tx_hash: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte transaction hash')
+      .openapi({ description: 'Hash of the transaction that transferred the tokens to the treasury' }),
+  })
+  .openapi('DepositClaimRequest');
+
+export const depositClaim = z
+  .strictObject({
+    credited: z.literal(true),
+    amount_claw: clawOut,
+    new_balance_claw: clawOut,
+    tx_hash: z.string(),
+    block_number: z.number().int(),
+    transfers: z.array(
+      z.strictObject({
+        token: addressOut,
+        amount_raw: z.string().openapi({ description: 'token base units' }),
+        log_index: z.number().int(),
+      }),
+    ),
+  })
+  .openapi('DepositClaim');

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { runningRuntime } from '../core/runtime';
+import { verifyContractSignature } from '../chain/contract-signatures';
 import { getAddress, hashMessage, hexToBytes, keccak256, recoverMessageAddress, type Address, type Hex } from 'viem';
 
 // EIP-191 personal_sign verification. The native libsecp256k1 addon (prebuilt in its npm package)
@@ -27,8 +28,9 @@ export function signatureBackend(): 'native' | 'js' {
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 
 /**
- * Verifies smart-contract wallets (ERC-1271, and ERC-6492 for undeployed ones) through the chain.
- * Set by the chain layer when a node is available; plain wallets never need it.
+ * Verifies smart-contract wallets (ERC-1271, and ERC-6492 for undeployed ones) through the chain:
+ * by default the chain layer's viem verifyMessage (server/chain/contract-signatures.ts); tests may
+ * replace it. Plain wallets never need it.
  */
 let contractVerifier: ((address: Address, message: string, signature: Hex) => Promise<boolean>) | null = null;
 
@@ -56,16 +58,16 @@ export async function recoverSigner(message: string, signature: string): Promise
   }
 }
 
-/** True when `signature` is `address`'s EIP-191 signature of `message` (EOA, or a contract wallet via the chain). */
+const MAX_CONTRACT_SIGNATURE_HEX = 2 + 2 * 16_384;
+
+/**
+ * True when `signature` is `address`'s EIP-191 signature of `message`: a plain wallet's, checked
+ * locally (never touching the RPC), or a contract wallet's (ERC-1271, ERC-6492) through the chain.
+ * Throws 502/503 (chain_error, chain_unavailable) when the chain is needed and fails.
+ */
 export async function verifyWalletSignature(address: Address, message: string, signature: string): Promise<boolean> {
   const signer = await recoverSigner(message, signature);
   if (signer && signer.toLowerCase() === address.toLowerCase()) return true;
-  if (contractVerifier && /^0x[0-9a-fA-F]+$/.test(signature)) {
-    try {
-      return await contractVerifier(address, message, signature as Hex);
-    } catch {
-      return false;
-    }
-  }
-  return false;
+  if (signature.length > MAX_CONTRACT_SIGNATURE_HEX || !/^0x(?:[0-9a-fA-F]{2})+$/.test(signature)) return false;
+  return (contractVerifier ?? verifyContractSignature)(address, message, signature as Hex);
 }

@@ -1,0 +1,152 @@
+import { createPublicClient, http, webSocket, type PublicClient } from 'viem';
+import { ApiError } from '../core/errors';
+import { log } from '../core/log';
+import { currentRuntime, type Runtime } from '../core/runtime';
+import { sharedState } from '../core/shared-state';
+import { resolveAddresses, type ChainAddresses } from './addresses';
+import { startDevnet, type Devnet } from './devnet/start-devnet';
+import type { DevnetDeployment } from './devnet/deploy';
+import { devnetChain } from './viem-chain';
+
+// The one chain client of a runtime: a viem public client over CHAIN_RPC_URL, or over the bundled
+// devnet when no node is configured (started on first use, or at server start).
+
+export interface ChainContext {
+  source: 'configured' | 'devnet';
+  rpcUrl: string;
+  chainId: number;
+  client: PublicClient;
+  addresses: ChainAddresses;
+  /** The devnet's full deployment (sample tokens, Safe, ...) when running on the bundled devnet. */
+  devnet: DevnetDeployment | null;
+  /** Blocks a deposit needs before it is credited. */
+  depositConfirmations: number;
+}
+
+interface ChainSlot {
+  /** False when this runtime runs without a chain (tests that do not touch it). */
+  enabled: boolean;
+  context: Promise<ChainContext> | null;
+  devnet: Devnet | null;
+  /** The last start failure, for the health check. */
+  error: string | null;
+}
+
+const slot = sharedState<ChainSlot>('chain', () => ({ enabled: true, context: null, devnet: null, error: null }));
+
+function makeClient(rpcUrl: string, chainId: number): PublicClient {
+  const transport = rpcUrl.startsWith('ws') ? webSocket(rpcUrl) : http(rpcUrl, { timeout: 10_000, retryCount: 1 });
+  return createPublicClient({ chain: devnetChain(chainId, rpcUrl), transport, pollingInterval: 250 }) as PublicClient;
+}
+
+function contextFor(
+  runtime: Runtime,
+  rpcUrl: string,
+  source: ChainContext['source'],
+  devnet: DevnetDeployment | null,
+): ChainContext {
+  const { config } = runtime;
+  return {
+    source,
+    rpcUrl,
+    chainId: config.CHAIN_ID,
+    client: makeClient(rpcUrl, config.CHAIN_ID),
+    addresses: resolveAddresses(config, devnet ?? undefined),
+    devnet,
+    depositConfirmations: config.DEPOSIT_CONFIRMATIONS ?? (source === 'devnet' ? 0 : 2),
+  };
+}
+
+async function openChain(runtime: Runtime): Promise<ChainContext> {
+  const { config } = runtime;
+  if (config.CHAIN_RPC_URL) {
+    const context = contextFor(runtime, config.CHAIN_RPC_URL, 'configured', null);
+    const chainId = await context.client.getChainId();
+    if (chainId !== config.CHAIN_ID)
+      throw new Error(`the node at CHAIN_RPC_URL is chain ${chainId}, CHAIN_ID is ${config.CHAIN_ID}`);
+    return context;
+  }
+  if (config.CHAIN_ID !== 8453) throw new Error('the bundled devnet runs chain id 8453; set CHAIN_RPC_URL for another CHAIN_ID');
+  const state = slot();
+  const devnet = await startDevnet(config.DATA_DIR);
+  state.devnet = devnet;
+  runtime.onClose(() => devnet.stop());
+  log.info(
+    { rpc: devnet.rpcUrl, deployed: devnet.deployed, platformToken: devnet.deployment.platformToken },
+    devnet.deployed ? 'devnet started; fixtures deployed' : 'devnet started from saved state',
+  );
+  return contextFor(runtime, devnet.rpcUrl, 'devnet', devnet.deployment);
+}
+
+/** The runtime's chain, opened (and the devnet started) on first use. 503 when there is none. */
+export function chain(): Promise<ChainContext> {
+  const runtime = currentRuntime();
+  const state = slot();
+  if (!state.enabled) return Promise.reject(new ApiError('chain_unavailable', 'No chain is configured for this instance'));
+  state.context ??= openChain(runtime).then(
+    (context) => {
+      state.error = null;
+      return context;
+    },
+    (error: Error) => {
+      state.context = null;
+      state.error = error.message;
+      log.error({ err: error.message }, 'the chain could not be opened');
+      throw new ApiError('chain_unavailable', 'The chain is unavailable: the devnet or node could not be started', {
+        reason: error.message.split('\n')[0],
+      });
+    },
+  );
+  return state.context;
+}
+
+/** The chain when this runtime has one; null when it runs without (never starts anything new for a disabled runtime). */
+export async function chainIfEnabled(): Promise<ChainContext | null> {
+  return slot().enabled ? chain() : null;
+}
+
+export function chainEnabled(): boolean {
+  return slot().enabled;
+}
+
+/** The last failure to open the chain, if the latest attempt failed. */
+export function chainOpenError(): string | null {
+  return slot().error;
+}
+
+/** Runs this runtime without a chain: chain() answers 503, tiers keep their stored value (tests). */
+export function disableChain(runtime: Runtime): void {
+  runtime.state.set('chain', { enabled: false, context: null, devnet: null, error: null } satisfies ChainSlot);
+}
+
+/** Points this runtime at an already running node with a known deployment (tests, npm run devnet). */
+export function useChain(runtime: Runtime, rpcUrl: string, deployment: DevnetDeployment | null): ChainContext {
+  const context = contextFor(runtime, rpcUrl, deployment ? 'devnet' : 'configured', deployment);
+  runtime.state.set('chain', { enabled: true, context: Promise.resolve(context), devnet: null, error: null } satisfies ChainSlot);
+  return context;
+}
+
+const failures = sharedState('chain.rpc-failures', () => ({ times: [] as number[], last: '' }));
+/** RPC failures within this window make the health check's chain entry fail. */
+export const RPC_FAILURE_WINDOW_MS = 60_000;
+
+/** RPC failures in the last RPC_FAILURE_WINDOW_MS and the latest message (health). */
+export function recentRpcFailures(now = Date.now()): { count: number; last: string } {
+  const state = failures();
+  state.times = state.times.filter((at) => now - at < RPC_FAILURE_WINDOW_MS);
+  return { count: state.times.length, last: state.last };
+}
+
+/** A chain RPC failure as the API reports it (502 chain_error; never a made-up value); counted for health. */
+export function rpcError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const message = (error as Error)?.message?.split('\n')[0] ?? String(error);
+  const state = failures();
+  state.times.push(Date.now());
+  if (state.times.length > 1000) state.times.splice(0, state.times.length - 1000);
+  state.last = message;
+  const timeout = /timed? ?out|timeout/i.test(message);
+  return new ApiError('chain_error', `The chain node did not answer${timeout ? ' in time' : ''}: ${message}`, {
+    reason: timeout ? 'timeout' : 'rpc_error',
+  });
+}

@@ -1,0 +1,283 @@
+import {
+  createWalletClient,
+  encodeFunctionData,
+  getAddress,
+  http,
+  parseEther,
+  parseEventLogs,
+  type Abi,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { artifact } from '../artifacts';
+import type { DevnetCoreAddresses } from '../addresses';
+import { devnetChain } from '../viem-chain';
+
+// Deploys the devnet's fixtures (ARCHITECTURE.md, Chain) with anvil's first dev account. Every
+// step is deterministic, so the same deployer on a fresh chain always gets the same addresses.
+
+/** anvil's default dev accounts (mnemonic "test test ... junk"); public knowledge, devnet only. */
+export const ANVIL_KEYS: Hex[] = [
+  '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+  '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+  '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6',
+  '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a',
+  '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba',
+  '0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e',
+  '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356',
+  '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97',
+  '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6',
+];
+export const DEPLOYER_KEY = ANVIL_KEYS[0]!;
+/** The devnet treasury is anvil's second account (so a developer can move what arrives). */
+export const TREASURY_KEY = ANVIL_KEYS[1]!;
+
+export const PLATFORM_TOKEN_DECIMALS = 18;
+const TOKEN = 10n ** 18n;
+const DEAD = getAddress('0x000000000000000000000000000000000000dEaD');
+const GAS = 12_000_000n;
+
+export interface SampleToken {
+  address: Address;
+  symbol: string;
+  kind: 'clean' | 'honeypot' | 'fee_on_transfer' | 'mintable' | 'proxy' | 'locked_lp' | 'buyback';
+  /** Its Uniswap V2 pair with WETH, when it has one. */
+  pair: Address | null;
+  description: string;
+}
+
+export interface DevnetDeployment extends DevnetCoreAddresses {
+  chainId: number;
+  deployer: Address;
+  uniswapV3PositionManager: Address;
+  platformTokenV3Pool: Address;
+  platformTokenV2Pair: Address;
+  safeSingleton: Address;
+  safeProxyFactory: Address;
+  safeFallbackHandler: Address;
+  /** A 1-of-1 Safe owned by the deployer. */
+  safe: Address;
+  ownerWalletFactory: Address;
+  sampleTokens: SampleToken[];
+  deployedAt: string;
+}
+
+function isqrt(value: bigint): bigint {
+  if (value < 2n) return value;
+  let x = value;
+  let y = (x + 1n) / 2n;
+  while (y < x) {
+    x = y;
+    y = (x + value / x) / 2n;
+  }
+  return x;
+}
+
+export async function deployFixtures(client: PublicClient, rpcUrl: string): Promise<DevnetDeployment> {
+  const account = privateKeyToAccount(DEPLOYER_KEY);
+  const treasury = privateKeyToAccount(TREASURY_KEY).address;
+  const wallet = createWalletClient({ account, chain: devnetChain(await client.getChainId()), transport: http(rpcUrl) });
+
+  const receipt = async (hash: Hex): Promise<TransactionReceipt> => {
+    const mined = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    if (mined.status !== 'success') throw new Error(`devnet deployment transaction ${hash} reverted`);
+    return mined;
+  };
+  const deploy = async (name: string, args: unknown[] = []): Promise<Address> => {
+    const { abi, bytecode } = artifact(name);
+    const hash = await wallet.deployContract({ abi, bytecode, args, gas: GAS });
+    const mined = await receipt(hash);
+    return getAddress(mined.contractAddress!);
+  };
+  const call = async (to: Address, name: string, functionName: string, args: unknown[] = [], value = 0n) => {
+    const hash = await wallet.writeContract({ address: to, abi: artifact(name).abi, functionName, args, value, gas: GAS });
+    return receipt(hash);
+  };
+  const read = <T>(to: Address, name: string, functionName: string, args: unknown[] = []) =>
+    client.readContract({ address: to, abi: artifact(name).abi, functionName, args }) as Promise<T>;
+
+  // Core: the platform token (1 billion, 18 decimals), WETH, Uniswap V2 and V3, the quoter and router.
+  const platformToken = await deploy('PlatformToken', ['Vouchsafe', 'VOUCH', 1_000_000_000n * TOKEN]);
+  const weth = await deploy('WETH9');
+  const uniswapV2Factory = await deploy('UniswapV2Factory', [account.address]);
+  const uniswapV2Router = await deploy('UniswapV2Router02', [uniswapV2Factory, weth]);
+  const uniswapV3Factory = await deploy('UniswapV3Factory');
+  const positionManager = await deploy('NonfungiblePositionManager', [
+    uniswapV3Factory,
+    weth,
+    '0x0000000000000000000000000000000000000000',
+  ]);
+  const uniswapV3Quoter = await deploy('QuoterV2', [uniswapV3Factory, weth]);
+  const swapRouter02 = await deploy('SwapRouter02', [uniswapV2Factory, uniswapV3Factory, positionManager, weth]);
+  const liquidityLocker = await deploy('LiquidityLocker');
+  const ownerWalletFactory = await deploy('OwnerWalletFactory');
+
+  // A V2 pair with WETH for a token; the LP tokens go to `lpTo` (or stay with the deployer).
+  const pairFor = async (token: Address, tokenAmount: bigint, ethAmount: bigint, lpTo: Address = account.address) => {
+    await call(token, 'PlatformToken', 'approve', [uniswapV2Router, tokenAmount]);
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600);
+    await call(uniswapV2Router, 'UniswapV2Router02', 'addLiquidityETH', [token, tokenAmount, 0n, 0n, lpTo, deadline], ethAmount);
+    return getAddress(await read<Address>(uniswapV2Factory, 'UniswapV2Factory', 'getPair', [token, weth]));
+  };
+
+  // Platform token pools: V2 (100M tokens : 100 ETH) and V3 full range at fee 0.3%.
+  const platformTokenV2Pair = await pairFor(platformToken, 100_000_000n * TOKEN, parseEther('100'));
+  const v3Tokens = 100_000_000n * TOKEN;
+  const v3Eth = parseEther('100');
+  await call(weth, 'WETH9', 'deposit', [], v3Eth);
+  const [token0, token1] = platformToken.toLowerCase() < weth.toLowerCase() ? [platformToken, weth] : [weth, platformToken];
+  const [amount0, amount1] = token0 === platformToken ? [v3Tokens, v3Eth] : [v3Eth, v3Tokens];
+  const sqrtPriceX96 = isqrt((amount1 << 192n) / amount0);
+  await call(positionManager, 'NonfungiblePositionManager', 'createAndInitializePoolIfNecessary', [
+    token0,
+    token1,
+    3000,
+    sqrtPriceX96,
+  ]);
+  await call(platformToken, 'PlatformToken', 'approve', [positionManager, v3Tokens]);
+  await call(weth, 'WETH9', 'approve', [positionManager, v3Eth]);
+  await call(positionManager, 'NonfungiblePositionManager', 'mint', [
+    {
+      token0,
+      token1,
+      fee: 3000,
+      tickLower: -887220,
+      tickUpper: 887220,
+      amount0Desired: amount0,
+      amount1Desired: amount1,
+      amount0Min: 0n,
+      amount1Min: 0n,
+      recipient: account.address,
+      deadline: BigInt(Math.floor(Date.now() / 1000) + 3600),
+    },
+  ]);
+  const platformTokenV3Pool = getAddress(
+    await read<Address>(uniswapV3Factory, 'UniswapV3Factory', 'getPool', [platformToken, weth, 3000]),
+  );
+
+  // A Safe 1.4.1 (1 of 1, the deployer), created through the proxy factory as wallets do.
+  const safeSingleton = await deploy('SafeL2');
+  const safeProxyFactory = await deploy('SafeProxyFactory');
+  const safeFallbackHandler = await deploy('CompatibilityFallbackHandler');
+  const zero = '0x0000000000000000000000000000000000000000';
+  const setup = encodeFunctionData({
+    abi: artifact('SafeL2').abi,
+    functionName: 'setup',
+    args: [[account.address], 1n, zero, '0x', safeFallbackHandler, zero, 0n, zero],
+  });
+  const created = await call(safeProxyFactory, 'SafeProxyFactory', 'createProxyWithNonce', [safeSingleton, setup, 0n]);
+  const [creation] = parseEventLogs({
+    abi: artifact('SafeProxyFactory').abi as Abi,
+    logs: created.logs,
+    eventName: 'ProxyCreation',
+  });
+  const safe = getAddress((creation as unknown as { args: { proxy: Address } }).args.proxy);
+
+  // Sample tokens for the analyzer, each with a V2 pool of 1M tokens : 1 ETH unless noted.
+  const MILLION = 1_000_000n * TOKEN;
+  const sampleTokens: SampleToken[] = [];
+  const clean = await deploy('PlatformToken', ['Clean Token', 'CLEAN', 10n * MILLION]);
+  await call(clean, 'PlatformToken', 'renounceOwnership');
+  sampleTokens.push({
+    address: clean,
+    symbol: 'CLEAN',
+    kind: 'clean',
+    pair: await pairFor(clean, MILLION, parseEther('1'), DEAD),
+    description: 'Ownership renounced, no mint, LP tokens burned to 0x…dEaD.',
+  });
+
+  const honeypot = await deploy('HoneypotToken', [10n * MILLION]);
+  const honeypotPair = await pairFor(honeypot, MILLION, parseEther('1'));
+  await call(honeypot, 'HoneypotToken', 'setPair', [honeypotPair]);
+  sampleTokens.push({
+    address: honeypot,
+    symbol: 'HONEY',
+    kind: 'honeypot',
+    pair: honeypotPair,
+    description: 'Buys succeed; sells to the pair revert ("trading paused") except for the owner.',
+  });
+
+  const fee = await deploy('FeeOnTransferToken', [10n * MILLION, 1000n]);
+  sampleTokens.push({
+    address: fee,
+    symbol: 'FEE',
+    kind: 'fee_on_transfer',
+    pair: await pairFor(fee, MILLION, parseEther('1')),
+    description: 'Every transfer between others sends 10% to the owner.',
+  });
+
+  const mintable = await deploy('PlatformToken', ['Mintable Token', 'MINT', 10n * MILLION]);
+  sampleTokens.push({
+    address: mintable,
+    symbol: 'MINT',
+    kind: 'mintable',
+    pair: await pairFor(mintable, MILLION, parseEther('1')),
+    description: 'The owner (not renounced) can mint without limit.',
+  });
+
+  const logic = await deploy('UpgradeableTokenLogic');
+  const init = encodeFunctionData({
+    abi: artifact('UpgradeableTokenLogic').abi,
+    functionName: 'initialize',
+    args: [account.address, 10n * MILLION],
+  });
+  const proxy = await deploy('SampleProxy', [logic, init]);
+  sampleTokens.push({
+    address: proxy,
+    symbol: 'PRXY',
+    kind: 'proxy',
+    pair: await pairFor(proxy, MILLION, parseEther('1')),
+    description: 'An ERC-1967 proxy: the implementation can be replaced.',
+  });
+
+  const locked = await deploy('PlatformToken', ['Locked Token', 'LOCK', 10n * MILLION]);
+  const lockedPair = await pairFor(locked, MILLION, parseEther('1'));
+  const lpBalance = await read<bigint>(lockedPair, 'UniswapV2Pair', 'balanceOf', [account.address]);
+  await call(lockedPair, 'UniswapV2Pair', 'approve', [liquidityLocker, lpBalance]);
+  const unlockAt = BigInt(Math.floor(Date.now() / 1000) + 365 * 24 * 3600);
+  await call(liquidityLocker, 'LiquidityLocker', 'lock', [lockedPair, lpBalance, unlockAt]);
+  sampleTokens.push({
+    address: locked,
+    symbol: 'LOCK',
+    kind: 'locked_lp',
+    pair: lockedPair,
+    description: 'All LP tokens locked in the devnet LiquidityLocker for a year.',
+  });
+
+  const buyback = await deploy('BuybackToken', [10n * MILLION]);
+  sampleTokens.push({
+    address: buyback,
+    symbol: 'BUYB',
+    kind: 'buyback',
+    pair: await pairFor(buyback, MILLION, parseEther('1')),
+    description: 'The owner can take tokens from any holder, the pair included (buyback()).',
+  });
+
+  return {
+    chainId: await client.getChainId(),
+    deployer: account.address,
+    platformToken,
+    treasury,
+    weth,
+    uniswapV2Factory,
+    uniswapV2Router,
+    uniswapV3Factory,
+    uniswapV3Quoter,
+    swapRouter02,
+    liquidityLocker,
+    uniswapV3PositionManager: positionManager,
+    platformTokenV3Pool,
+    platformTokenV2Pair,
+    safeSingleton,
+    safeProxyFactory,
+    safeFallbackHandler,
+    safe,
+    ownerWalletFactory,
+    sampleTokens,
+    deployedAt: new Date().toISOString(),
+  };
+}

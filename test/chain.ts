@@ -1,0 +1,183 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  http,
+  parseEther,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startAnvil, type Anvil } from '../server/chain/devnet/anvil';
+import { ANVIL_KEYS, DEPLOYER_KEY, deployFixtures, type DevnetDeployment } from '../server/chain/devnet/deploy';
+import { devnetChain } from '../server/chain/viem-chain';
+
+// A real EVM for integration tests: one anvil per test file, loaded from the devnet state that the
+// first chain test of a run (or an earlier run) deployed and cached in the temp directory, so a
+// test file pays ~0.3 s rather than a deployment. Call snapshot() before and revert() after each
+// test (see useChainSnapshots) to keep tests independent.
+
+export interface TestChain {
+  rpcUrl: string;
+  deployment: DevnetDeployment;
+  client: PublicClient;
+  anvil: Anvil;
+  /** The deployer (owner of the platform token and of every sample token). */
+  deployer: WalletClient;
+  wallet(key: Hex): WalletClient;
+  /** Platform tokens (whole tokens, 18 decimals) from the deployer to `to`; returns the tx hash. */
+  giveTokens(to: Address, wholeTokens: bigint, token?: Address): Promise<Hex>;
+  /** Raw ERC-20 transfer signed by `key`; mined at once (automine). */
+  transfer(key: Hex, token: Address, to: Address, amount: bigint): Promise<Hex>;
+  setEth(address: Address, wei: bigint): Promise<void>;
+  mine(blocks?: number): Promise<void>;
+  snapshot(): Promise<void>;
+  revert(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const TOKEN_UNIT = 10n ** 18n;
+
+function fixturesHash(): string {
+  const hash = createHash('sha256');
+  const dir = path.resolve('contracts', 'artifacts');
+  for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(path.join(dir, file)));
+  hash.update(readFileSync(path.resolve('server', 'chain', 'devnet', 'deploy.ts')));
+  return hash.digest('hex').slice(0, 16);
+}
+
+interface CachedState {
+  state: Hex;
+  deployment: DevnetDeployment;
+}
+
+async function rpc<T>(client: PublicClient, method: string, params: unknown[] = []): Promise<T> {
+  return (await client.request({ method: method as never, params: params as never })) as T;
+}
+
+export async function startTestChain(): Promise<TestChain> {
+  const cacheFile = path.join(tmpdir(), `vouchsafe-devnet-${fixturesHash()}.json`);
+  const anvil = await startAnvil({ chainId: 8453 });
+  const chain = devnetChain(8453, anvil.rpcUrl);
+  const client = createPublicClient({ chain, transport: http(anvil.rpcUrl), pollingInterval: 20 }) as PublicClient;
+  let deployment: DevnetDeployment;
+  if (existsSync(cacheFile)) {
+    const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as CachedState;
+    await rpc(client, 'anvil_loadState', [cached.state]);
+    deployment = cached.deployment;
+  } else {
+    deployment = await deployFixtures(client, anvil.rpcUrl);
+    const state = await rpc<Hex>(client, 'anvil_dumpState');
+    const temporary = `${cacheFile}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify({ state, deployment } satisfies CachedState));
+    renameSync(temporary, cacheFile);
+  }
+  const wallet = (key: Hex) => createWalletClient({ account: privateKeyToAccount(key), chain, transport: http(anvil.rpcUrl) });
+  const deployer = wallet(DEPLOYER_KEY);
+  const snapshots: Hex[] = [];
+
+  const transfer = async (key: Hex, token: Address, to: Address, amount: bigint) => {
+    const hash = await wallet(key).writeContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [to, amount],
+      chain,
+      account: privateKeyToAccount(key),
+      gas: 200_000n,
+    });
+    await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    return hash;
+  };
+
+  return {
+    rpcUrl: anvil.rpcUrl,
+    deployment,
+    client,
+    anvil,
+    deployer,
+    wallet,
+    giveTokens: (to, wholeTokens, token = deployment.platformToken) =>
+      transfer(DEPLOYER_KEY, token, to, wholeTokens * TOKEN_UNIT),
+    transfer,
+    async setEth(address, wei) {
+      await rpc(client, 'anvil_setBalance', [address, `0x${wei.toString(16)}`]);
+    },
+    async mine(blocks = 1) {
+      await rpc(client, 'anvil_mine', [`0x${blocks.toString(16)}`]);
+    },
+    async snapshot() {
+      snapshots.push(await rpc<Hex>(client, 'evm_snapshot'));
+    },
+    async revert() {
+      const id = snapshots.pop();
+      if (id) await rpc(client, 'evm_revert', [id]);
+    },
+    stop: () => anvil.stop(),
+  };
+}
+
+/** Test keys that hold ETH on the devnet (anvil's accounts 2-9; 0 deploys, 1 is the treasury). */
+export const TEST_KEYS: Hex[] = ANVIL_KEYS.slice(2);
+export const ONE_ETH = parseEther('1');
+
+export interface RpcRecorder {
+  url: string;
+  /** JSON-RPC methods seen, in order. */
+  methods: string[];
+  /** While true, every request fails with HTTP 503 (a node that is down). */
+  down: boolean;
+  /** Answers this much later (a slow node). */
+  delayMs: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A JSON-RPC proxy in front of the test chain that records the methods called and can play a
+ * node that is down. Point an app at it with useChain(app.runtime, recorder.url, chain.deployment).
+ */
+export async function rpcRecorder(target: string): Promise<RpcRecorder> {
+  const { createServer } = await import('node:http');
+  const recorder: RpcRecorder = { url: '', methods: [], down: false, delayMs: 0, close: async () => {} };
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      try {
+        const parsed = JSON.parse(body) as { method: string } | { method: string }[];
+        for (const call of Array.isArray(parsed) ? parsed : [parsed]) recorder.methods.push(call.method);
+      } catch {
+        /* not JSON */
+      }
+      if (recorder.down) {
+        response.writeHead(503).end('node down');
+        return;
+      }
+      const forward = () =>
+        fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+          async (upstream) =>
+            response.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text()),
+          () => response.writeHead(502).end(),
+        );
+      const delay = recorder.delayMs;
+      if (delay > 0) setTimeout(() => void forward(), delay);
+      else void forward();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  recorder.url = `http://127.0.0.1:${address.port}`;
+  recorder.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return recorder;
+}
