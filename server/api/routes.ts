@@ -57,6 +57,14 @@ import v1PipelinesIdRunPost from './v1/pipelines.[id].run.post';
 import v1SkillsGet from './v1/skills.get';
 import v1SkillsPost from './v1/skills.post';
 import v1SkillsIdDelete from './v1/skills.[id].delete';
+import v1TradePriceGet from './v1/trade.price.get';
+import v1TradeQuoteGet from './v1/trade.quote.get';
+import v1TradeStrategiesGet from './v1/trade.strategies.get';
+import v1TradeStrategiesPost from './v1/trade.strategies.post';
+import v1TradeStrategiesIdGet from './v1/trade.strategies.[id].get';
+import v1TradeStrategiesIdPatch from './v1/trade.strategies.[id].patch';
+import v1TradeSwapPost from './v1/trade.swap.post';
+import v1TradeTokensGet from './v1/trade.tokens.get';
 
 export const ROUTES: AnyEndpoint[] = [
   aAgentGet,
@@ -115,4 +123,12 @@ export const ROUTES: AnyEndpoint[] = [
   v1SkillsGet,
   v1SkillsPost,
   v1SkillsIdDelete,
+  v1TradePriceGet,
+  v1TradeQuoteGet,
+  v1TradeStrategiesGet,
+  v1TradeStrategiesPost,
+  v1TradeStrategiesIdGet,
+  v1TradeStrategiesIdPatch,
+  v1TradeSwapPost,
+  v1TradeTokensGet,
 ];

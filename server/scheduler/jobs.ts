@@ -3,6 +3,8 @@ import { runDueCronPipelines, runEventPipelines } from '../pipelines/triggers';
 import { settleStaleInvocations } from '../invoke/settle-stale-invocations';
 import { refreshActiveTiers, TIER_TTL_MS } from '../agents/tiers';
 import { log } from '../core/log';
+import { runDueStrategies } from '../trade/strategies';
+import { indexSmartMoney } from '../smart-money/indexer';
 import type { Runtime } from '../core/runtime';
 
 export interface Job {
@@ -41,6 +43,18 @@ export const JOBS: Job[] = [
     id: 'refresh-tiers',
     everyMs: TIER_TTL_MS * 2,
     run: () => refreshActiveTiers(),
+  },
+  {
+    // Non-custodial strategies: a fresh quote + unsigned swap per due strategy (docs/trade.md).
+    id: 'trade-strategies',
+    everyMs: 15_000,
+    run: () => runDueStrategies(),
+  },
+  {
+    // Swap logs of tracked wallets into smart-money events and alerts (docs/smart-money.md).
+    id: 'smart-money-indexer',
+    everyMs: 10_000,
+    run: () => indexSmartMoney(),
   },
 ];
 

@@ -38,7 +38,11 @@ export async function priceInEth(token: Address): Promise<number | null> {
   if (token === context.addresses.weth) return 1;
   try {
     const decimals = await tokenDecimals(token);
-    const q = await quote({ tokenIn: token, tokenOut: context.addresses.weth, amountInRaw: parseUnits('1', decimals).toString() });
+    const q = await quote({
+      tokenIn: token,
+      tokenOut: context.addresses.weth,
+      amountInRaw: parseUnits('1', decimals).toString(),
+    });
     return Number(q.amount_out_human);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'unprocessable') return null;

@@ -38,7 +38,10 @@ interface Route {
 
 export async function quote(input: QuoteInput) {
   const context = await chain();
-  const [tokenIn, tokenOut] = await Promise.all([resolveToken(input.tokenIn, 'token_in'), resolveToken(input.tokenOut, 'token_out')]);
+  const [tokenIn, tokenOut] = await Promise.all([
+    resolveToken(input.tokenIn, 'token_in'),
+    resolveToken(input.tokenOut, 'token_out'),
+  ]);
   if (tokenIn.routeAddress === tokenOut.routeAddress) {
     throw new ApiError('invalid_request', 'token_in and token_out must differ', { fields: { token_out: 'same as token_in' } });
   }
@@ -52,7 +55,8 @@ export async function quote(input: QuoteInput) {
       fields: { amount_in: 'required: a positive decimal, or amount_in_raw' },
     });
   }
-  if (amountIn <= 0n) throw new ApiError('invalid_request', 'amount_in must be positive', { fields: { amount_in: 'must be positive' } });
+  if (amountIn <= 0n)
+    throw new ApiError('invalid_request', 'amount_in must be positive', { fields: { amount_in: 'must be positive' } });
   const slippageBps = input.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
   const { client, addresses } = context;
 
@@ -144,7 +148,11 @@ export type Quote = Awaited<ReturnType<typeof quote>>;
 /** A revert (no pool, no liquidity) is "no route"; a failing node is 502. */
 function noPool(error: unknown): null {
   const message = (error as Error)?.message ?? '';
-  if (/revert|execution reverted|ContractFunctionExecutionError|returned no data/i.test(message) || (error as { name?: string })?.name?.includes('ContractFunction')) return null;
+  if (
+    /revert|execution reverted|ContractFunctionExecutionError|returned no data/i.test(message) ||
+    (error as { name?: string })?.name?.includes('ContractFunction')
+  )
+    return null;
   throw rpcError(error);
 }
 

@@ -64,17 +64,22 @@ export function strategyView(strategy: Strategy) {
   };
 }
 
-const invalid = (field: string, message: string) => new ApiError('invalid_request', `${field} ${message}`, { fields: { [field]: message } });
+const invalid = (field: string, message: string) =>
+  new ApiError('invalid_request', `${field} ${message}`, { fields: { [field]: message } });
 
 export async function createStrategy(caller: Caller, input: CreateStrategyInput) {
   if (input.strategyType !== 'dca' && input.triggerPrice === undefined) {
     throw invalid('trigger_price', `is required for a ${input.strategyType} strategy (token_out per token_in)`);
   }
   if (input.strategyType === 'dca' && input.triggerPrice !== undefined) throw invalid('trigger_price', 'is not used by dca');
-  const [tokenIn, tokenOut] = await Promise.all([resolveToken(input.tokenIn, 'token_in'), resolveToken(input.tokenOut, 'token_out')]);
+  const [tokenIn, tokenOut] = await Promise.all([
+    resolveToken(input.tokenIn, 'token_in'),
+    resolveToken(input.tokenOut, 'token_out'),
+  ]);
   if (tokenIn.routeAddress === tokenOut.routeAddress) throw invalid('token_out', 'must differ from token_in');
   const count = await db().strategy.count({ where: { ownerWallet: caller.wallet, status: { in: ['active', 'paused'] } } });
-  if (count >= STRATEGY_LIMITS.perWallet) throw new ApiError('conflict', `A wallet may have at most ${STRATEGY_LIMITS.perWallet} live strategies`);
+  if (count >= STRATEGY_LIMITS.perWallet)
+    throw new ApiError('conflict', `A wallet may have at most ${STRATEGY_LIMITS.perWallet} live strategies`);
   const id = randomUUID();
   const nextRunAt = new Date(Date.now() + input.intervalSeconds * 1000);
   await post(
@@ -112,7 +117,10 @@ export async function ownedStrategy(caller: Caller, id: string): Promise<Strateg
 }
 
 export async function listStrategies(caller: Caller) {
-  const strategies = await db().strategy.findMany({ where: { ownerWallet: caller.wallet }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
+  const strategies = await db().strategy.findMany({
+    where: { ownerWallet: caller.wallet },
+    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+  });
   return { strategies: strategies.map(strategyView), total: strategies.length };
 }
 
@@ -140,9 +148,17 @@ export async function setStrategyStatus(caller: Caller, id: string, status: 'act
   if (!ALLOWED[from].includes(status)) {
     throw new ApiError('conflict', `A ${from} strategy cannot become ${status}`, { from, to: status });
   }
-  const nextRunAt = status === 'active' ? (from === 'active' ? strategy.nextRunAt : new Date(Date.now() + strategy.intervalSeconds * 1000)) : null;
+  const nextRunAt =
+    status === 'active'
+      ? from === 'active'
+        ? strategy.nextRunAt
+        : new Date(Date.now() + strategy.intervalSeconds * 1000)
+      : null;
   // Conditional on the status read, so two concurrent changes cannot both pass the check.
-  const updated = await db().strategy.updateMany({ where: { id, status: from }, data: { status, nextRunAt, updatedAt: new Date() } });
+  const updated = await db().strategy.updateMany({
+    where: { id, status: from },
+    data: { status, nextRunAt, updatedAt: new Date() },
+  });
   if (updated.count === 0) throw new ApiError('conflict', 'The strategy changed meanwhile; read it again', { from });
   return strategyView(await db().strategy.findUniqueOrThrow({ where: { id } }));
 }
@@ -179,7 +195,9 @@ async function executeStrategy(strategy: Strategy, now: Date): Promise<void> {
   const executions = strategy.executions + (status === 'quoted' ? 1 : 0);
   const done = status === 'quoted' && strategy.maxExecutions !== null && executions >= strategy.maxExecutions;
   await db().$transaction([
-    db().strategyExecution.create({ data: { id: randomUUID(), strategyId: strategy.id, status, quote: (stored ?? undefined) as never, error } }),
+    db().strategyExecution.create({
+      data: { id: randomUUID(), strategyId: strategy.id, status, quote: (stored ?? undefined) as never, error },
+    }),
     db().strategy.update({
       where: { id: strategy.id },
       data: { executions, ...(done ? { status: 'completed', nextRunAt: null } : {}), updatedAt: new Date() },

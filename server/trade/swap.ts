@@ -11,7 +11,12 @@ import { ApiError } from '../core/errors';
 
 export const explorerTx = (hash: string) => `https://basescan.org/tx/${hash}`;
 
-export async function relaySwap(caller: Caller, signedTx: Hex, details: Record<string, unknown>, strategyId: string | null = null) {
+export async function relaySwap(
+  caller: Caller,
+  signedTx: Hex,
+  details: Record<string, unknown>,
+  strategyId: string | null = null,
+) {
   const context = await chain();
   let parsed: ReturnType<typeof parseTransaction>;
   let from: string;
@@ -19,17 +24,27 @@ export async function relaySwap(caller: Caller, signedTx: Hex, details: Record<s
     parsed = parseTransaction(signedTx as TransactionSerialized);
     from = await recoverTransactionAddress({ serializedTransaction: signedTx as TransactionSerialized });
   } catch {
-    throw new ApiError('invalid_request', 'signed_tx is not a signed transaction', { fields: { signed_tx: 'not a signed transaction' } });
-  }
-  if (!parsed.r || !parsed.s) throw new ApiError('invalid_request', 'signed_tx is not signed', { fields: { signed_tx: 'unsigned' } });
-  if (parsed.chainId !== context.chainId) {
-    throw new ApiError('unprocessable', `The transaction is for chain ${parsed.chainId ?? 'none'}; this service relays chain ${context.chainId} only`, {
-      reason: 'wrong_chain',
-      chain_id: parsed.chainId ?? null,
+    throw new ApiError('invalid_request', 'signed_tx is not a signed transaction', {
+      fields: { signed_tx: 'not a signed transaction' },
     });
   }
+  if (!parsed.r || !parsed.s)
+    throw new ApiError('invalid_request', 'signed_tx is not signed', { fields: { signed_tx: 'unsigned' } });
+  if (parsed.chainId !== context.chainId) {
+    throw new ApiError(
+      'unprocessable',
+      `The transaction is for chain ${parsed.chainId ?? 'none'}; this service relays chain ${context.chainId} only`,
+      {
+        reason: 'wrong_chain',
+        chain_id: parsed.chainId ?? null,
+      },
+    );
+  }
   if (getAddress(from) !== caller.wallet) {
-    throw new ApiError('forbidden', 'The transaction is signed by another wallet than yours', { reason: 'wrong_sender', signer: getAddress(from) });
+    throw new ApiError('forbidden', 'The transaction is signed by another wallet than yours', {
+      reason: 'wrong_sender',
+      signer: getAddress(from),
+    });
   }
   const to = parsed.to ? getAddress(parsed.to) : null;
   if (!to || !context.addresses.swapRouterAllowlist.includes(to)) {
@@ -45,13 +60,23 @@ export async function relaySwap(caller: Caller, signedTx: Hex, details: Record<s
   } catch (error) {
     const message = (error as Error)?.message ?? '';
     if (/nonce|insufficient funds|already known|underpriced|intrinsic gas|reverted/i.test(message)) {
-      throw new ApiError('unprocessable', `The node refused the transaction: ${message.split('\n')[0]}`, { reason: 'rejected_by_node' });
+      throw new ApiError('unprocessable', `The node refused the transaction: ${message.split('\n')[0]}`, {
+        reason: 'rejected_by_node',
+      });
     }
     throw rpcError(error);
   }
   const id = randomUUID();
   await db().swapExecution.create({
-    data: { id, wallet: caller.wallet, agentId: caller.agentId, strategyId, txHash: hash, router: to, details: JSON.parse(JSON.stringify(details)) },
+    data: {
+      id,
+      wallet: caller.wallet,
+      agentId: caller.agentId,
+      strategyId,
+      txHash: hash,
+      router: to,
+      details: JSON.parse(JSON.stringify(details)),
+    },
   });
   return { execution_id: id, tx_hash: hash, status: 'submitted' as const, basescan_url: explorerTx(hash) };
 }

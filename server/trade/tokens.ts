@@ -50,12 +50,22 @@ export async function tradeTokens(): Promise<TradeToken[]> {
   const context = await chain();
   const { config } = currentRuntime();
   if (config.TRADE_TOKEN_LIST) return [ETH_TOKEN, ...fromFile(config.TRADE_TOKEN_LIST)];
-  const tokens: TradeToken[] = [ETH_TOKEN, { address: context.addresses.weth, symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, native: false }];
+  const tokens: TradeToken[] = [
+    ETH_TOKEN,
+    { address: context.addresses.weth, symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, native: false },
+  ];
   if (context.addresses.platformToken) {
-    tokens.push({ address: context.addresses.platformToken, symbol: 'VOUCH', name: 'Platform token', decimals: 18, native: false });
+    tokens.push({
+      address: context.addresses.platformToken,
+      symbol: 'VOUCH',
+      name: 'Platform token',
+      decimals: 18,
+      native: false,
+    });
   }
   const stable = stableToken(context);
-  if (stable) tokens.push({ address: stable, symbol: 'USDC', name: 'USD Coin', decimals: await tokenDecimals(stable), native: false });
+  if (stable)
+    tokens.push({ address: stable, symbol: 'USDC', name: 'USD Coin', decimals: await tokenDecimals(stable), native: false });
   for (const sample of context.devnet?.sampleTokens ?? []) {
     tokens.push({ address: sample.address, symbol: sample.symbol, name: sample.description, decimals: 18, native: false });
   }
@@ -69,7 +79,9 @@ export async function resolveToken(value: string, field: string): Promise<TradeT
     return { ...ETH_TOKEN, routeAddress: context.addresses.weth };
   }
   if (!isAddress(value, { strict: false })) {
-    throw new ApiError('invalid_request', `${field} must be a token address or ETH`, { fields: { [field]: 'must be an address or ETH' } });
+    throw new ApiError('invalid_request', `${field} must be a token address or ETH`, {
+      fields: { [field]: 'must be an address or ETH' },
+    });
   }
   const address = getAddress(value.toLowerCase());
   const listed = (await tradeTokens()).find((token) => token.address === address);

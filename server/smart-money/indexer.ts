@@ -1,0 +1,1 @@
+export async function indexSmartMoney() { return 0; }
