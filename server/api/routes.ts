@@ -21,6 +21,11 @@ import aSkillsPost from './a/skills.post';
 import aSkillsIdInstallDelete from './a/skills.[id].install.delete';
 import aSkillsIdInstallGet from './a/skills.[id].install.get';
 import aSkillsIdInstallPost from './a/skills.[id].install.post';
+import aSmartMoneyAlertsGet from './a/smart-money.alerts.get';
+import aSmartMoneyEventsGet from './a/smart-money.events.get';
+import aSmartMoneyPreviewGet from './a/smart-money.preview.get';
+import aSmartMoneyWalletsGet from './a/smart-money.wallets.get';
+import aSmartMoneyWatchPost from './a/smart-money.watch.post';
 import aStatsGet from './a/stats.get';
 import aUpdateProfilePost from './a/update-profile.post';
 import v1AgentsBootstrapPost from './v1/agents.bootstrap.post';
@@ -57,6 +62,11 @@ import v1PipelinesIdRunPost from './v1/pipelines.[id].run.post';
 import v1SkillsGet from './v1/skills.get';
 import v1SkillsPost from './v1/skills.post';
 import v1SkillsIdDelete from './v1/skills.[id].delete';
+import v1SmartMoneyAlertsGet from './v1/smart-money.alerts.get';
+import v1SmartMoneyEventsGet from './v1/smart-money.events.get';
+import v1SmartMoneySubscribePost from './v1/smart-money.subscribe.post';
+import v1SmartMoneyWalletsGet from './v1/smart-money.wallets.get';
+import v1SmartMoneyWalletsPost from './v1/smart-money.wallets.post';
 import v1TradePriceGet from './v1/trade.price.get';
 import v1TradeQuoteGet from './v1/trade.quote.get';
 import v1TradeStrategiesGet from './v1/trade.strategies.get';
@@ -87,6 +97,11 @@ export const ROUTES: AnyEndpoint[] = [
   aSkillsIdInstallDelete,
   aSkillsIdInstallGet,
   aSkillsIdInstallPost,
+  aSmartMoneyAlertsGet,
+  aSmartMoneyEventsGet,
+  aSmartMoneyPreviewGet,
+  aSmartMoneyWalletsGet,
+  aSmartMoneyWatchPost,
   aStatsGet,
   aUpdateProfilePost,
   v1AgentsBootstrapPost,
@@ -123,6 +138,11 @@ export const ROUTES: AnyEndpoint[] = [
   v1SkillsGet,
   v1SkillsPost,
   v1SkillsIdDelete,
+  v1SmartMoneyAlertsGet,
+  v1SmartMoneyEventsGet,
+  v1SmartMoneySubscribePost,
+  v1SmartMoneyWalletsGet,
+  v1SmartMoneyWalletsPost,
   v1TradePriceGet,
   v1TradeQuoteGet,
   v1TradeStrategiesGet,
