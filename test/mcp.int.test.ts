@@ -149,7 +149,10 @@ describe('POST /api/v1/mcp {tool, input}', () => {
     // trade and smart money are wired: this app has no chain (503 chain_unavailable) and the caller no tier
     const quote = await app.post(
       '/api/v1/mcp',
-      { tool: 'get_trade_quote', input: { token_in: 'ETH', token_out: '0x4200000000000000000000000000000000000006', amount_in: '1' } },
+      {
+        tool: 'get_trade_quote',
+        input: { token_in: 'ETH', token_out: '0x4200000000000000000000000000000000000006', amount_in: '1' },
+      },
       { token: me.token },
     );
     expect(quote.body.code).toBe('chain_unavailable');

@@ -87,7 +87,12 @@ export const subscribeBody = z.object({
   plan: z.enum(['monthly', 'quarterly'], { message: 'must be monthly or quarterly' }),
 });
 export const subscribeResult = z
-  .strictObject({ subscribed: z.literal(true), plan: z.enum(['monthly', 'quarterly']), expires_at: timestamp, claw_deducted: z.number() })
+  .strictObject({
+    subscribed: z.literal(true),
+    plan: z.enum(['monthly', 'quarterly']),
+    expires_at: timestamp,
+    claw_deducted: z.number(),
+  })
   .openapi('SmartMoneySubscription');
 
 const previewEvent = z.strictObject({

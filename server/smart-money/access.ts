@@ -26,12 +26,16 @@ export async function requireLiveAccess(caller: Caller): Promise<void> {
   if (await activeSubscription(caller.wallet)) return;
   const tier = await tierOfWallet(caller.wallet);
   if (tierAtLeast(tier, 'entry')) return;
-  throw new ApiError('tier_required', 'Live smart-money data needs the entry tier (1,000,000 platform tokens) or a smart-money subscription', {
-    required_tier: 'entry',
-    tier,
-    subscribe: '/api/v1/smart-money/subscribe',
-    preview: '/api/smart-money/preview',
-  });
+  throw new ApiError(
+    'tier_required',
+    'Live smart-money data needs the entry tier (1,000,000 platform tokens) or a smart-money subscription',
+    {
+      required_tier: 'entry',
+      tier,
+      subscribe: '/api/v1/smart-money/subscribe',
+      preview: '/api/smart-money/preview',
+    },
+  );
 }
 
 export async function subscribe(caller: Caller, plan: Plan) {

@@ -90,7 +90,13 @@ async function symbolOf(context: ChainContext, token: Address): Promise<string> 
 }
 
 async function balanceAt(context: ChainContext, token: Address, holder: Address, block: bigint): Promise<bigint> {
-  return context.client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [holder], blockNumber: block });
+  return context.client.readContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [holder],
+    blockNumber: block,
+  });
 }
 
 /** One indexer pass; returns the number of events recorded. Safe to run on several instances (unique (tx, log)). */
@@ -173,7 +179,8 @@ async function recordSwap(context: ChainContext, wallet: Address, label: string 
   let usd: { usd: number; method: UsdMethod } | null = null;
   if (tokenIn === weth || tokenOut === weth) {
     const perEth = await usdPerEth();
-    if (perEth) usd = { usd: Number(formatUnits(tokenIn === weth ? amountIn : amountOut, 18)) * perEth.usd, method: perEth.method };
+    if (perEth)
+      usd = { usd: Number(formatUnits(tokenIn === weth ? amountIn : amountOut, 18)) * perEth.usd, method: perEth.method };
   } else {
     usd = await usdValue(tokenIn, amountIn).catch(() => null);
   }
@@ -195,7 +202,11 @@ async function recordSwap(context: ChainContext, wallet: Address, label: string 
 
   // Unusual volume: against the wallet's last 30 days.
   const history = await db().smartMoneyEvent.aggregate({
-    where: { walletAddress: wallet, timestamp: { gte: new Date(timestamp.getTime() - 30 * 86400_000) }, NOT: { txHash: entry.transactionHash } },
+    where: {
+      walletAddress: wallet,
+      timestamp: { gte: new Date(timestamp.getTime() - 30 * 86400_000) },
+      NOT: { txHash: entry.transactionHash },
+    },
     _avg: { amountUsd: true },
     _count: true,
   });
@@ -252,7 +263,11 @@ async function recordSwap(context: ChainContext, wallet: Address, label: string 
     const swapText = `${humanIn} ${symbolIn} for ${humanOut} ${symbolOut} (~$${amountUsd.toLocaleString('en-US')})`;
     const alerts: { type: string; severity: string; message: string }[] = [];
     if (amountUsd >= threshold) {
-      alerts.push({ type: 'large_swap', severity: amountUsd >= threshold * 10 ? 'high' : 'medium', message: `${who} swapped ${swapText}` });
+      alerts.push({
+        type: 'large_swap',
+        severity: amountUsd >= threshold * 10 ? 'high' : 'medium',
+        message: `${who} swapped ${swapText}`,
+      });
     }
     if (unusual) {
       alerts.push({
@@ -261,7 +276,8 @@ async function recordSwap(context: ChainContext, wallet: Address, label: string 
         message: `${who} swapped ${swapText}, over ${INDEXER.unusualFactor}x the 30-day average of $${average.toFixed(2)}`,
       });
     }
-    if (newPosition) alerts.push({ type: 'new_position', severity: 'low', message: `${who} opened a position in ${symbolOut}: ${swapText}` });
+    if (newPosition)
+      alerts.push({ type: 'new_position', severity: 'low', message: `${who} opened a position in ${symbolOut}: ${swapText}` });
     if (exit) alerts.push({ type: 'exit', severity: 'medium', message: `${who} sold all of its ${symbolIn}: ${swapText}` });
 
     const audience = { minTier: 'entry' as const };
@@ -285,7 +301,15 @@ async function recordSwap(context: ChainContext, wallet: Address, label: string 
     );
     for (const alert of alerts) {
       const created = await tx.prisma.smartMoneyAlert.create({
-        data: { eventId, type: alert.type, walletAddress: wallet, message: alert.message, severity: alert.severity, amountUsd, action: 'swap' },
+        data: {
+          eventId,
+          type: alert.type,
+          walletAddress: wallet,
+          message: alert.message,
+          severity: alert.severity,
+          amountUsd,
+          action: 'swap',
+        },
       });
       const data = {
         id: created.id,
@@ -297,7 +321,12 @@ async function recordSwap(context: ChainContext, wallet: Address, label: string 
       };
       await emit('smart_money.alert', data, tx.sql, audience);
       if (alert.type === 'large_swap') {
-        await emit('smart_money.large_swap', { ...data, amount_usd: amountUsd, tx_hash: entry.transactionHash, event_id: eventId }, tx.sql, audience);
+        await emit(
+          'smart_money.large_swap',
+          { ...data, amount_usd: amountUsd, tx_hash: entry.transactionHash, event_id: eventId },
+          tx.sql,
+          audience,
+        );
       }
       if (alert.type === 'new_position') {
         await emit(

@@ -69,7 +69,10 @@ export function smartMoneyPreview() {
     event_count: events.length,
     webhook_payloads: {
       'smart_money.swap': payload('smart_money.swap', { ...events[0]!.data, wallet_address: events[0]!.wallet_address }),
-      'smart_money.new_position': payload('smart_money.new_position', { ...events[1]!.data, wallet_address: events[1]!.wallet_address }),
+      'smart_money.new_position': payload('smart_money.new_position', {
+        ...events[1]!.data,
+        wallet_address: events[1]!.wallet_address,
+      }),
       'smart_money.exit': payload('smart_money.exit', { ...events[2]!.data, wallet_address: events[2]!.wallet_address }),
       'smart_money.alert': payload('smart_money.alert', {
         id: '00000000-0000-4000-8000-000000000001',
@@ -91,7 +94,8 @@ export function smartMoneyPreview() {
       }),
     },
     upgrade: {
-      message: 'Hold 1,000,000 platform tokens (entry tier) or subscribe (monthly 1,000,000 CLAW, quarterly 2,500,000 CLAW) for live data.',
+      message:
+        'Hold 1,000,000 platform tokens (entry tier) or subscribe (monthly 1,000,000 CLAW, quarterly 2,500,000 CLAW) for live data.',
       required_tier: 'entry' as const,
       tokens_required: 1_000_000,
     },

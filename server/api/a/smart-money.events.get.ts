@@ -17,6 +17,8 @@ export default endpoint({
   errors: { 403: 'Below the entry tier without a subscription (tier_required)' },
   async handler({ caller, query }) {
     await requireLiveAccess(caller);
-    return { events: await listEvents({ wallet: query.wallet, action: query.action, confidence: query.confidence, limit: query.limit }) };
+    return {
+      events: await listEvents({ wallet: query.wallet, action: query.action, confidence: query.confidence, limit: query.limit }),
+    };
   },
 });

@@ -17,6 +17,9 @@ export default endpoint({
   errors: { 403: 'No subscription and below the entry tier (tier_required)' },
   async handler({ caller, query }) {
     await requireLiveAccess(caller);
-    return { alerts: await listAlerts({ minUsd: query.min_usd, action: query.action, limit: query.limit }), min_usd: query.min_usd };
+    return {
+      alerts: await listAlerts({ minUsd: query.min_usd, action: query.action, limit: query.limit }),
+      min_usd: query.min_usd,
+    };
   },
 });

@@ -8,7 +8,8 @@ export default endpoint({
   method: 'get',
   path: '/api/v1/smart-money/events',
   summary: 'Smart-money events, newest first (limit max 50)',
-  description: 'Live data: needs an active smart-money subscription or the entry tier (spec: live data needs a tier or a subscription).',
+  description:
+    'Live data: needs an active smart-money subscription or the entry tier (spec: live data needs a tier or a subscription).',
   tags: ['Smart money'],
   auth: ['bearer', 'api_key'],
   query: eventsQueryB,
@@ -17,6 +18,12 @@ export default endpoint({
   errors: { 403: 'No subscription and below the entry tier (tier_required)' },
   async handler({ caller, query }) {
     await requireLiveAccess(caller);
-    return { events: await listEvents({ wallet: query.wallet, since: query.since ? new Date(query.since) : undefined, limit: query.limit }) };
+    return {
+      events: await listEvents({
+        wallet: query.wallet,
+        since: query.since ? new Date(query.since) : undefined,
+        limit: query.limit,
+      }),
+    };
   },
 });

@@ -7,7 +7,8 @@ export default endpoint({
   method: 'post',
   path: '/api/v1/smart-money/subscribe',
   summary: 'Subscribe to live smart-money data',
-  description: 'monthly: 1,000,000 CLAW for 30 days; quarterly: 2,500,000 CLAW for 90 days. Renewing early extends from the current expiry.',
+  description:
+    'monthly: 1,000,000 CLAW for 30 days; quarterly: 2,500,000 CLAW for 90 days. Renewing early extends from the current expiry.',
   tags: ['Smart money'],
   auth: ['bearer'],
   scopes: ['smart_money.subscribe'],
