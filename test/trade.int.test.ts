@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { encodeFunctionData, erc20Abi, parseEther, type Address, type Hex } from 'viem';
+import { erc20Abi, parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { artifact } from '../server/chain/artifacts';
 import { db } from '../server/core/db';
