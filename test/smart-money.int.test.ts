@@ -180,6 +180,38 @@ describe('smart money: watch list, indexer, alerts, events', () => {
     expect(since.body.events).toEqual([]);
   });
 
+  it('indexes a V3 swap relayed through the trade API, and flags unusual volume against the 30-day average', async () => {
+    const watcher = await user({ entryTier: true });
+    const trader = await user();
+    await app.post('/api/v1/smart-money/wallets', { wallet_address: trader.address, label: 'Trader' }, { token: watcher.token });
+    // three small V2 buys, then a V3 buy over 5x their average
+    for (let i = 0; i < 3; i += 1) await buy(trader.key, '0.1');
+    expect(await indexSmartMoney()).toBe(3);
+    const q = (
+      await app.get(`/api/v1/trade/quote?token_in=ETH&token_out=${vouch()}&amount_in=5&fee=3000`, { token: trader.token })
+    ).body;
+    const nonce = await chain.client.getTransactionCount({ address: trader.address });
+    const signed = await trader.account.signTransaction({
+      chainId: 8453,
+      type: 'eip1559',
+      to: q.transaction.to,
+      data: q.transaction.data,
+      value: BigInt(q.transaction.value),
+      nonce,
+      gas: 500_000n,
+      maxFeePerGas: 10_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000n,
+    });
+    const relayed = await app.post('/api/v1/trade/swap', { signed_tx: signed }, { token: trader.token });
+    expect(relayed.status).toBe(200);
+    await chain.client.waitForTransactionReceipt({ hash: relayed.body.tx_hash, pollingInterval: 20 });
+    expect(await indexSmartMoney()).toBe(1);
+    const events = (await app.get(`/api/v1/smart-money/events?wallet=${trader.address}`, { token: watcher.token })).body.events;
+    expect(events[0]).toMatchObject({ dex: 'uniswap_v3', tx_hash: relayed.body.tx_hash, amount_usd: 15000 });
+    const alerts = await db().smartMoneyAlert.findMany({ where: { walletAddress: trader.address } });
+    expect(alerts.map((a) => a.type).sort()).toEqual(['large_swap', 'new_position', 'unusual_volume']);
+  });
+
   it('gates live data on the entry tier or a subscription (403), the preview is public', async () => {
     const free = await user();
     for (const path of [

@@ -106,7 +106,7 @@ export async function indexSmartMoney(): Promise<number> {
   const { client } = context;
   let head: bigint;
   try {
-    head = await client.getBlockNumber();
+    head = await client.getBlockNumber({ cacheTime: 0 });
   } catch (error) {
     throw rpcError(error);
   }
