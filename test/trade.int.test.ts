@@ -121,6 +121,18 @@ describe('trade: tokens, quotes, prices', () => {
     expect((await app.get(`/api/v1/trade/quote?token_in=ETH&token_out=${vouch()}&amount_in=1`)).status).toBe(401);
   });
 
+  it('the MCP get_trade_quote tool answers the same quote for the caller (token required)', async () => {
+    const me = await trader();
+    const input = { token_in: 'ETH', token_out: vouch(), amount_in: '0.01' };
+    const res = await app.post('/api/v1/mcp', { tool: 'get_trade_quote', input }, { token: me.token });
+    expect(res.status).toBe(200);
+    const rest = await app.get(`/api/v1/trade/quote?token_in=ETH&token_out=${vouch()}&amount_in=0.01`, { token: me.token });
+    const result = res.body.result ?? res.body;
+    expect(result.amount_out_raw).toBe(rest.body.amount_out_raw);
+    expect(result.slippage_bps).toBe(50);
+    expect((await app.post('/api/v1/mcp', { tool: 'get_trade_quote', input })).status).toBe(401);
+  });
+
   it('prices tokens in ETH and USD without authentication', async () => {
     const res = await app.get(`/api/v1/trade/price?tokens=${vouch()},${chain.deployment.weth}`);
     expect(res.status).toBe(200);
