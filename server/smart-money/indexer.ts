@@ -1,4 +1,4 @@
-import { erc20Abi, formatUnits, getAddress, parseAbiItem, type Address, type Hex } from 'viem';
+import { erc20Abi, formatUnits, getAddress, parseAbiItem, parseEventLogs, type Address, type Hex } from 'viem';
 import { artifact } from '../chain/artifacts';
 import { chainIfEnabled, rpcError, type ChainContext } from '../chain/client';
 import { tokenDecimals } from '../chain/tokens';
@@ -17,6 +17,7 @@ import { usdPerEth, usdValue, type UsdMethod } from '../trade/prices';
 const V2_SWAP = parseAbiItem(
   'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)',
 );
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const V3_SWAP = parseAbiItem(
   'event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)',
 );
@@ -28,6 +29,8 @@ export const INDEXER = {
   /** unusual_volume: a swap above this many times the wallet's average over the last 30 days, with 3+ earlier swaps. */
   unusualFactor: 5,
   unusualMinHistory: 3,
+  /** Tracked wallets per Transfer-log query (topic OR-lists). */
+  walletsPerQuery: 100,
 } as const;
 const CURSOR = 'swaps';
 
@@ -117,24 +120,34 @@ export async function indexSmartMoney(): Promise<number> {
   const tracked = new Map((await db().smartMoneyWallet.findMany()).map((w) => [w.walletAddress, w]));
   let recorded = 0;
   if (tracked.size > 0) {
-    const logs = await client.getLogs({ events: [V2_SWAP, V3_SWAP], fromBlock: from, toBlock: to }).catch((error) => {
-      throw rpcError(error);
-    });
-    const senders = new Map<Hex, Address>();
-    for (const entry of logs) {
-      if (!entry.transactionHash || entry.blockNumber === null || entry.logIndex === null) continue;
-      let sender = senders.get(entry.transactionHash);
-      if (!sender) {
-        sender = getAddress((await client.getTransaction({ hash: entry.transactionHash })).from);
-        senders.set(entry.transactionHash, sender);
-      }
-      const wallet = tracked.get(sender);
-      if (!wallet) continue;
-      try {
-        if (await recordSwap(context, wallet.walletAddress as Address, wallet.label, entry as never)) recorded += 1;
-      } catch (error) {
-        log.error({ tx: entry.transactionHash, err: (error as Error).message }, 'smart-money: a swap could not be recorded');
-        throw error;
+    // Candidates: transactions that moved an ERC-20 from or to a tracked wallet (Transfer topics are
+    // indexed, so the node filters them), then their receipts' Swap logs when a tracked wallet sent them.
+    const wallets = [...tracked.keys()] as Address[];
+    const hashes = new Set<Hex>();
+    for (let i = 0; i < wallets.length; i += INDEXER.walletsPerQuery) {
+      const chunk = wallets.slice(i, i + INDEXER.walletsPerQuery);
+      const [outgoing, incoming] = await Promise.all([
+        client.getLogs({ event: TRANSFER, args: { from: chunk }, fromBlock: from, toBlock: to }),
+        client.getLogs({ event: TRANSFER, args: { to: chunk }, fromBlock: from, toBlock: to }),
+      ]).catch((error) => {
+        throw rpcError(error);
+      });
+      for (const entry of [...outgoing, ...incoming]) if (entry.transactionHash) hashes.add(entry.transactionHash);
+    }
+    for (const hash of hashes) {
+      const receipt = await client.getTransactionReceipt({ hash }).catch((error) => {
+        throw rpcError(error);
+      });
+      const wallet = tracked.get(getAddress(receipt.from));
+      if (!wallet || receipt.status !== 'success') continue;
+      const swaps = parseEventLogs({ abi: [V2_SWAP, V3_SWAP], logs: receipt.logs });
+      for (const entry of swaps) {
+        try {
+          if (await recordSwap(context, wallet.walletAddress as Address, wallet.label, entry as never)) recorded += 1;
+        } catch (error) {
+          log.error({ tx: hash, err: (error as Error).message }, 'smart-money: a swap could not be recorded');
+          throw error;
+        }
       }
     }
   }
