@@ -8,8 +8,9 @@ import { currentRuntime } from '../core/runtime';
 import { emit } from '../events/emit';
 import { usdPerEth, usdValue, type UsdMethod } from '../trade/prices';
 
-// The smart-money indexer (scheduled): reads Uniswap V2 and V3 Swap logs from the chain, block range
-// by block range, keeps those of transactions sent by a tracked wallet, and turns each into a
+// The smart-money indexer (scheduled): block range by block range, finds the transactions that moved a
+// token from or to a tracked wallet (Transfer logs), reads the Uniswap V2 and V3 Swap logs of those a
+// tracked wallet sent, and turns each into a
 // SmartMoneyEvent, its alerts and their events, all in one database transaction. Positions come from
 // token balances at the swap's block (ERC-20 balanceOf at block N-1 and N): buying a token the wallet
 // held none of is a new position, selling all of it an exit. docs/smart-money.md.
