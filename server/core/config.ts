@@ -58,6 +58,14 @@ const schema = z.object({
   SWAP_ROUTER_ALLOWLIST: addressList.optional(),
   LIQUIDITY_LOCKERS: addressList.optional(),
   TRADE_TOKEN_LIST: z.string().min(1).optional(),
+  // Smart money and trade (docs/smart-money.md): the USD price source and the large-swap threshold.
+  USD_STABLE_TOKEN: address.optional(),
+  ETH_USD_PRICE: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'must be a positive number')
+    .transform(Number)
+    .optional(),
+  SMART_MONEY_LARGE_SWAP_USD: int(1, 1_000_000_000).default(10_000),
   DEPOSIT_CONFIRMATIONS: int(0, 1000).optional(),
   SERVICE_NETWORK: z.enum(['mainnet', 'testnet']).default('mainnet'),
   ALLOW_PRIVATE_URLS: bool.default(false),
