@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../server/api/routes';
 import { rotateRouterKey } from '../server/invoke/router-keys';
 import { startTestApp, type TestApp } from './harness';
+import { walletAccount } from '../server/credits/accounts';
+import { fund } from './money';
 import { startTarget } from './targets';
 import { newWallet, registerAgent, signatureHeaders, signedAction, signIn } from './wallets';
 
@@ -455,6 +457,21 @@ describe('object-level authorization matrix: another agent’s credential never 
     endorsementId: string;
     attacker: ReturnType<typeof newWallet>;
     attackerToken: string;
+    pipelineId: string;
+    webhookId: string;
+    deliveryId: string;
+    openJobId: string;
+    openBidId: string;
+    executingJobId: string;
+    completedJobId: string;
+    signalId: string;
+    strategyId: string;
+    skillId: string;
+  };
+  const memory = (ctx: Ctx, key = '') => `/api/v1/agents/${ctx.victimAgent}/memory${key ? `/${key}` : ''}`;
+  const expectStatus = async (response: Promise<{ status: number; text: string }>, status: number) => {
+    const settled = await response;
+    expect(settled.status, settled.text).toBe(status);
   };
   // Every route that names or owns an object, with the attack of another agent and what must hold.
   const MATRIX: Record<string, (ctx: Ctx) => Promise<void>> = {
@@ -518,6 +535,120 @@ describe('object-level authorization matrix: another agent’s credential never 
       });
       expect(response.status).toBe(403);
     },
+
+    // Memory of the victim's agent: 403 for any other wallet (memory.int.test.ts).
+    'GET /api/v1/agents/{id}/memory': (ctx) => expectStatus(app.get(memory(ctx), { token: ctx.attackerToken }), 403),
+    'POST /api/v1/agents/{id}/memory': (ctx) =>
+      expectStatus(app.post(memory(ctx), { key: 'secret', value: 'pwned' }, { token: ctx.attackerToken }), 403),
+    'DELETE /api/v1/agents/{id}/memory': (ctx) =>
+      expectStatus(app.request('DELETE', memory(ctx), { token: ctx.attackerToken }), 403),
+    'GET /api/v1/agents/{id}/memory/{key}': (ctx) =>
+      expectStatus(app.get(memory(ctx, 'secret'), { token: ctx.attackerToken }), 403),
+    'PUT /api/v1/agents/{id}/memory/{key}': (ctx) =>
+      expectStatus(app.request('PUT', memory(ctx, 'secret'), { token: ctx.attackerToken, body: { value: 'pwned' } }), 403),
+    'DELETE /api/v1/agents/{id}/memory/{key}': (ctx) =>
+      expectStatus(app.request('DELETE', memory(ctx, 'secret'), { token: ctx.attackerToken }), 403),
+    // Pipelines: another wallet's pipeline does not exist for the caller (404), and is never run on the owner's money.
+    'GET /api/v1/pipelines/{id}': (ctx) =>
+      expectStatus(app.get(`/api/v1/pipelines/${ctx.pipelineId}`, { token: ctx.attackerToken }), 404),
+    'PATCH /api/v1/pipelines/{id}': (ctx) =>
+      expectStatus(
+        app.request('PATCH', `/api/v1/pipelines/${ctx.pipelineId}`, { token: ctx.attackerToken, body: { status: 'paused' } }),
+        404,
+      ),
+    'DELETE /api/v1/pipelines/{id}': (ctx) =>
+      expectStatus(app.request('DELETE', `/api/v1/pipelines/${ctx.pipelineId}`, { token: ctx.attackerToken }), 404),
+    'POST /api/v1/pipelines/{id}/run': (ctx) =>
+      expectStatus(app.post(`/api/v1/pipelines/${ctx.pipelineId}/run`, { payload: {} }, { token: ctx.attackerToken }), 404),
+    'GET /api/v1/pipelines': async (ctx) => {
+      const response = await app.get('/api/v1/pipelines', { token: ctx.attackerToken });
+      expect(response.status).toBe(200);
+      expect(response.text).not.toContain(ctx.pipelineId);
+    },
+    // Webhooks and their deliveries: 404 for another wallet, in both families.
+    'DELETE /api/v1/webhooks/{id}': (ctx) =>
+      expectStatus(app.request('DELETE', `/api/v1/webhooks/${ctx.webhookId}`, { token: ctx.attackerToken }), 404),
+    'DELETE /api/webhooks/{id}': (ctx) =>
+      expectStatus(app.request('DELETE', `/api/webhooks/${ctx.webhookId}`, { token: ctx.attackerToken }), 404),
+    'GET /api/v1/webhooks/{id}/deliveries': (ctx) =>
+      expectStatus(app.get(`/api/v1/webhooks/${ctx.webhookId}/deliveries`, { token: ctx.attackerToken }), 404),
+    'POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver': (ctx) =>
+      expectStatus(
+        app.post(`/api/v1/webhooks/${ctx.webhookId}/deliveries/${ctx.deliveryId}/redeliver`, undefined, {
+          token: ctx.attackerToken,
+        }),
+        404,
+      ),
+    'GET /api/v1/webhooks': async (ctx) => {
+      const response = await app.get('/api/v1/webhooks', { token: ctx.attackerToken });
+      expect(response.status).toBe(200);
+      expect(response.text).not.toContain(ctx.webhookId);
+    },
+    'GET /api/webhooks': async (ctx) => {
+      const response = await app.get('/api/webhooks', { token: ctx.attackerToken });
+      expect(response.status).toBe(200);
+      expect(response.text).not.toContain(ctx.webhookId);
+    },
+    // Jobs: only the poster accepts a bid, only the winning bidder submits, only those two read the result.
+    'POST /api/v1/jobs/{id}/accept': (ctx) =>
+      expectStatus(
+        app.post(`/api/v1/jobs/${ctx.openJobId}/accept`, { bid_id: ctx.openBidId }, { token: ctx.attackerToken }),
+        403,
+      ),
+    'POST /api/v1/jobs/{id}/submit': (ctx) =>
+      expectStatus(
+        app.post(`/api/v1/jobs/${ctx.executingJobId}/submit`, { result: { verdict: 'forged' } }, { token: ctx.attackerToken }),
+        403,
+      ),
+    'GET /api/v1/jobs/{id}': async (ctx) => {
+      const response = await app.get(`/api/v1/jobs/${ctx.completedJobId}`, { token: ctx.attackerToken });
+      expect(response.status).toBe(200);
+      expect(response.body.status).toBe('completed');
+      expect(response.body.result).toBeNull();
+      expect(response.text).not.toContain('victim-only-result');
+    },
+    // Signals: only the publisher (or an admin) resolves.
+    'POST /api/v1/signals/{id}/resolve': (ctx) =>
+      expectStatus(
+        app.post(`/api/v1/signals/${ctx.signalId}/resolve`, { outcome: 'incorrect' }, { token: ctx.attackerToken }),
+        403,
+      ),
+    // Trade strategies: 404 for another wallet.
+    'GET /api/v1/trade/strategies/{id}': (ctx) =>
+      expectStatus(app.get(`/api/v1/trade/strategies/${ctx.strategyId}`, { token: ctx.attackerToken }), 404),
+    'PATCH /api/v1/trade/strategies/{id}': async (ctx) => {
+      for (const status of ['paused', 'cancelled'])
+        await expectStatus(
+          app.request('PATCH', `/api/v1/trade/strategies/${ctx.strategyId}`, { token: ctx.attackerToken, body: { status } }),
+          404,
+        );
+    },
+    'GET /api/v1/trade/strategies': async (ctx) => {
+      const response = await app.get('/api/v1/trade/strategies', { token: ctx.attackerToken });
+      expect(response.status).toBe(200);
+      expect(response.text).not.toContain(ctx.strategyId);
+    },
+    // Skills: only the author (or an admin) removes one; installs are signed by the installer's own wallet.
+    'DELETE /api/v1/skills/{id}': (ctx) =>
+      expectStatus(app.request('DELETE', `/api/v1/skills/${ctx.skillId}`, { token: ctx.attackerToken }), 403),
+    'DELETE /api/skills/{id}/install': async (ctx) => {
+      // The attacker signs with its own key but names the victim as the installer.
+      const signed = await signedAction(
+        ctx.attacker,
+        `Uninstall skill ${ctx.skillId} n${Math.random().toString(36).slice(2, 10)}`,
+      );
+      await expectStatus(
+        app.request('DELETE', `/api/skills/${ctx.skillId}/install`, { body: { installer_wallet: ctx.victimWallet, ...signed } }),
+        401,
+      );
+    },
+    'POST /api/skills/{id}/install': async (ctx) => {
+      const signed = await signedAction(ctx.attacker, `Install skill ${ctx.skillId} n${Math.random().toString(36).slice(2, 10)}`);
+      await expectStatus(
+        app.request('POST', `/api/skills/${ctx.skillId}/install`, { body: { installer_wallet: ctx.victimWallet, ...signed } }),
+        401,
+      );
+    },
   };
   // Routes that touch no object of another agent, and why.
   const NOT_OBJECTS: Record<string, string> = {
@@ -546,6 +677,49 @@ describe('object-level authorization matrix: another agent’s credential never 
     'GET /api/v1/credits': 'the caller’s own balance',
     'GET /api/v1/health': 'public',
     'GET /api/v1/router/jwks': 'public keys',
+    'POST /api/analyze': 'analyzes a public token contract; the report is the caller’s own request',
+    'GET /api/cron/{job}': 'operator-only (CRON_SECRET), runs a platform job; no agent object named',
+    'GET /api/skills/examples': 'public examples',
+    'GET /api/skills': 'public catalogue',
+    'POST /api/skills': 'publishes the caller’s own skill',
+    'GET /api/skills/{id}/install': 'public install info (name, version, price, install count)',
+    'GET /api/smart-money/alerts': 'platform-wide alerts (subscription-gated), no per-agent data',
+    'GET /api/smart-money/events': 'platform-wide events (subscription-gated), no per-agent data',
+    'GET /api/smart-money/preview': 'public delayed preview',
+    'GET /api/smart-money/wallets': 'the shared, platform-wide watch list',
+    'POST /api/smart-money/watch': 'adds to the shared watch list; an existing entry’s label is never overwritten',
+    'POST /api/webhooks': 'registers the caller’s own webhook',
+    'GET /api/v1/agents/leaderboard': 'public ranking',
+    'POST /api/v1/credits/deposit':
+      'credits the caller only, for a transfer sent from the caller’s wallet (deposit_not_yours otherwise)',
+    'POST /api/v1/devnet/faucet': 'bundled devnet only: mints test tokens to a wallet; takes nothing from anyone',
+    'GET /api/v1/jobs': 'public list (results are never listed)',
+    'POST /api/v1/jobs': 'posts the caller’s own job, escrowing the caller’s bounty',
+    'POST /api/v1/jobs/{id}/bid': 'bidding on another’s job is the operation (never on one’s own)',
+    'GET /api/v1/mcp': 'public tool list',
+    'POST /api/v1/mcp': 'each tool acts as the caller (its own balance, its own invocations and jobs)',
+    'POST /api/v1/pipelines': 'creates the caller’s own pipeline, paid by the caller',
+    'GET /api/v1/referrals': 'the caller’s own referral code and earnings',
+    'GET /api/v1/referrals/me': 'the caller’s own referral code and earnings',
+    'POST /api/v1/referrals/register': 'registers the caller as referred by a code (the referrer gains, loses nothing)',
+    'GET /api/v1/signals': 'public list',
+    'POST /api/v1/signals': 'publishes the caller’s own signal, escrowing the caller’s stake',
+    'GET /api/v1/signals/{id}': 'public view',
+    'POST /api/v1/signals/{id}/stake': 'staking on another’s signal is the operation, paid by the caller',
+    'GET /api/v1/skills': 'public catalogue',
+    'POST /api/v1/skills': 'publishes the caller’s own skill, staking the caller’s credits',
+    'GET /api/v1/smart-money/alerts': 'platform-wide alerts (subscription-gated), no per-agent data',
+    'GET /api/v1/smart-money/events': 'platform-wide events (subscription-gated), no per-agent data',
+    'POST /api/v1/smart-money/subscribe': 'the caller’s own subscription, paid by the caller',
+    'GET /api/v1/smart-money/wallets': 'the shared, platform-wide watch list',
+    'POST /api/v1/smart-money/wallets': 'adds to the shared watch list; an existing entry’s label is never overwritten',
+    'GET /api/v1/stream': 'public events, and private ones only to their audience (canSee)',
+    'GET /api/v1/trade/price': 'public price',
+    'GET /api/v1/trade/quote': 'a quote for the caller’s own wallet as recipient',
+    'POST /api/v1/trade/strategies': 'creates the caller’s own strategy, paid by the caller',
+    'POST /api/v1/trade/swap': 'relays a transaction the caller signed from its own wallet (another sender is refused)',
+    'GET /api/v1/trade/tokens': 'public token list',
+    'POST /api/v1/webhooks': 'registers the caller’s own webhook',
   };
 
   it('lists every route either in the matrix or with a reason it touches no other agent’s object', () => {
@@ -589,23 +763,141 @@ describe('object-level authorization matrix: another agent’s credential never 
     expect(endorsed.status).toBe(201);
 
     const endorsementMarker = `"id":"${endorsed.body.endorsement.id}"`;
+    const victimWallet = victimSession.wallet_address;
+    const vt = { token: victimSession.token };
+    const created = <T extends { status: number; text: string }>(response: T, status = 201): T => {
+      expect(response.status, response.text).toBe(status);
+      return response;
+    };
+    // The victim's objects in the newer domains, made through the API with the victim's own token.
+    await fund(victimWallet, 1_000_000 + 500 + 10 + 300 + 5);
+    created(await app.post(`/api/v1/agents/${victimAgent}/memory`, { key: 'secret', value: 's3cret' }, vt));
+    const pipelineId = created(
+      await app.post(
+        '/api/v1/pipelines',
+        {
+          name: 'Victim pipeline',
+          trigger_type: 'manual',
+          steps: [{ id: 's', name: 'S', agent_id: victimAgent, output_key: 's' }],
+        },
+        vt,
+      ),
+    ).body.pipeline_id as string;
+    const signalId = created(
+      await app.post(
+        '/api/v1/signals',
+        { title: 'ETH up', body: 'because', signal_type: 'long', asset: 'ETH', confidence: 60, stake_claw: 5 },
+        vt,
+      ),
+    ).body.signal_id as string;
+    const skillId = created(
+      await app.post(
+        '/api/v1/skills',
+        {
+          name: `Victim skill ${victim.address.slice(2, 8)}`,
+          summary: 'Short summary',
+          description: 'Long description',
+          category: 'general',
+          integration_type: 'api',
+          integration_payload: { endpoints: [{ method: 'GET', url: 'https://example.com/api' }] },
+        },
+        vt,
+      ),
+    ).body.id as string;
+    const install = await signedAction(victim, `Install skill ${skillId} n${Math.random().toString(36).slice(2, 10)}`);
+    created(await app.post(`/api/skills/${skillId}/install`, { installer_wallet: victimWallet, ...install }));
+    // Jobs: one open with a worker's bid, one executing, one completed with a result only the two parties read.
+    const worker = newWallet();
+    const workerToken = (await signIn(app, worker)).token;
+    await app.post('/api/v1/agents', { agent_name: 'Worker' }, { token: workerToken });
+    const job = async (stage: 'open' | 'executing' | 'completed') => {
+      const jobId = created(await app.post('/api/v1/jobs', { title: `Job ${stage}`, description: 'Do it', bounty_claw: 100 }, vt))
+        .body.job_id as string;
+      const bidId = created(
+        await app.post(`/api/v1/jobs/${jobId}/bid`, { bid_claw: 90, eta_seconds: 60, proposal: 'Me' }, { token: workerToken }),
+      ).body.bid_id as string;
+      if (stage !== 'open') created(await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: bidId }, vt), 200);
+      if (stage === 'completed')
+        created(
+          await app.post(`/api/v1/jobs/${jobId}/submit`, { result: { note: 'victim-only-result' } }, { token: workerToken }),
+          200,
+        );
+      return { jobId, bidId };
+    };
+    const openJob = await job('open');
+    const executingJob = await job('executing');
+    const completedJob = await job('completed');
+    // A webhook with a failed delivery, and a trade strategy: made in SQL (this app has no chain and a
+    // mainnet receiver policy; webhooks.int.test.ts and trade.int.test.ts create them over HTTP).
+    const webhookId = crypto.randomUUID();
+    const deliveryId = crypto.randomUUID();
+    const strategyId = crypto.randomUUID();
+    await app.database.sql.query(
+      `INSERT INTO webhooks (id, owner_wallet, url, events) VALUES ($1::uuid, $2, 'https://hooks.example.com/victim', ARRAY['job.posted'])`,
+      [webhookId, victimWallet],
+    );
+    await app.database.sql.query(
+      `INSERT INTO webhook_deliveries (id, webhook_id, event_id, status, attempts, next_attempt_at)
+       SELECT $1::uuid, $2::uuid, max(id), 'failed', 4, NULL FROM events`,
+      [deliveryId, webhookId],
+    );
+    await app.database.sql.query(
+      `INSERT INTO strategies (id, owner_wallet, owner_agent_id, name, strategy_type, token_in, token_out, amount_in_raw,
+         interval_seconds, max_executions, slippage_bps, status, next_run_at)
+       VALUES ($1::uuid, $2, $3::uuid, 'Victim DCA', 'dca', 'ETH', '0x0000000000000000000000000000000000000001',
+         '1000000000000000', 3600, 2, 50, 'active', now() + interval '1 hour')`,
+      [strategyId, victimWallet, victimAgent],
+    );
+    const jobIds = [openJob.jobId, executingJob.jobId, completedJob.jobId];
+
     const snapshot = async () =>
       JSON.stringify([
-        await app.database.sql.query(`SELECT * FROM agents WHERE owner_wallet = $1 ORDER BY id`, [victimSession.wallet_address]),
-        await app.database.sql.query(`SELECT * FROM api_keys WHERE wallet = $1 ORDER BY id`, [victimSession.wallet_address]),
+        await app.database.sql.query(`SELECT * FROM agents WHERE owner_wallet = $1 ORDER BY id`, [victimWallet]),
+        await app.database.sql.query(`SELECT * FROM api_keys WHERE wallet = $1 ORDER BY id`, [victimWallet]),
         await app.database.sql.query(`SELECT * FROM endorsements WHERE subject_agent_id = $1::uuid ORDER BY id`, [victimAgent]),
+        await app.database.sql.query(`SELECT * FROM ledger_accounts WHERE id = $1`, [walletAccount(victimWallet)]),
+        await app.database.sql.query(`SELECT * FROM memory_entries WHERE agent_id = $1::uuid ORDER BY key`, [victimAgent]),
+        await app.database.sql.query(`SELECT * FROM pipelines WHERE owner_wallet = $1 ORDER BY id`, [victimWallet]),
+        await app.database.sql.query(
+          `SELECT * FROM pipeline_runs WHERE pipeline_id IN (SELECT id FROM pipelines WHERE owner_wallet = $1) ORDER BY id`,
+          [victimWallet],
+        ),
+        await app.database.sql.query(`SELECT * FROM webhooks WHERE owner_wallet = $1 ORDER BY id`, [victimWallet]),
+        await app.database.sql.query(`SELECT * FROM webhook_deliveries WHERE webhook_id = $1::uuid ORDER BY id`, [webhookId]),
+        await app.database.sql.query(`SELECT * FROM jobs WHERE poster_wallet = $1 ORDER BY id`, [victimWallet]),
+        await app.database.sql.query(`SELECT * FROM job_bids WHERE job_id = ANY($1::uuid[]) ORDER BY id`, [jobIds]),
+        await app.database.sql.query(`SELECT * FROM signals WHERE publisher_wallet = $1 ORDER BY id`, [victimWallet]),
+        await app.database.sql.query(`SELECT * FROM signal_stakes WHERE signal_id = $1::uuid ORDER BY id`, [signalId]),
+        await app.database.sql.query(`SELECT * FROM strategies WHERE owner_wallet = $1 ORDER BY id`, [victimWallet]),
+        await app.database.sql.query(`SELECT * FROM skills WHERE author_wallet = $1 ORDER BY id`, [victimWallet]),
+        await app.database.sql.query(`SELECT * FROM skill_installs WHERE installer_wallet = $1 ORDER BY skill_id`, [
+          victimWallet,
+        ]),
       ]);
     const before = await snapshot();
     expect(before).toContain(victimKeyId);
     expect(before).toContain(`"id":"${victimAgent}"`);
     expect(before).toContain(endorsementMarker);
+    for (const id of [pipelineId, webhookId, deliveryId, ...jobIds, signalId, strategyId, skillId]) expect(before).toContain(id);
+    expect(before).toContain('s3cret');
+    expect(before).toContain('victim-only-result');
     const ctx: Ctx = {
       victimAgent,
-      victimWallet: victimSession.wallet_address,
+      victimWallet,
       victimKeyId,
       endorsementId: endorsed.body.endorsement.id,
       attacker,
       attackerToken,
+      pipelineId,
+      webhookId,
+      deliveryId,
+      openJobId: openJob.jobId,
+      openBidId: openJob.bidId,
+      executingJobId: executingJob.jobId,
+      completedJobId: completedJob.jobId,
+      signalId,
+      strategyId,
+      skillId,
     };
     for (const [name, attack] of Object.entries(MATRIX)) {
       await attack(ctx);
@@ -623,6 +915,25 @@ describe('object-level authorization matrix: another agent’s credential never 
       ['POST', '/api/revoke-api-key', { key_id: victimKeyId }],
       ['GET', '/api/list-api-keys', undefined],
       ['POST', '/api/mint-api-key', { label: 'more' }],
+      ['GET', memory(ctx), undefined],
+      ['GET', memory(ctx, 'secret'), undefined],
+      ['POST', memory(ctx), { key: 'secret', value: 'renamed' }],
+      ['PUT', memory(ctx, 'secret'), { value: 'renamed' }],
+      ['DELETE', memory(ctx, 'secret'), undefined],
+      ['DELETE', memory(ctx), undefined],
+      ['PATCH', `/api/v1/pipelines/${pipelineId}`, { status: 'paused' }],
+      ['POST', `/api/v1/pipelines/${pipelineId}/run`, { payload: {} }],
+      ['DELETE', `/api/v1/pipelines/${pipelineId}`, undefined],
+      ['GET', '/api/v1/webhooks', undefined],
+      ['GET', '/api/webhooks', undefined],
+      ['GET', `/api/v1/webhooks/${webhookId}/deliveries`, undefined],
+      ['POST', `/api/v1/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`, undefined],
+      ['DELETE', `/api/v1/webhooks/${webhookId}`, undefined],
+      ['DELETE', `/api/webhooks/${webhookId}`, undefined],
+      ['POST', `/api/v1/jobs/${openJob.jobId}/accept`, { bid_id: openJob.bidId }],
+      ['POST', `/api/v1/signals/${signalId}/resolve`, { outcome: 'correct' }],
+      ['PATCH', `/api/v1/trade/strategies/${strategyId}`, { status: 'paused' }],
+      ['DELETE', `/api/v1/skills/${skillId}`, undefined],
     ] as const) {
       const response = await app.request(method, path, { token: narrow, body });
       expect(response.status, `${method} ${path}`).toBe(403);
