@@ -607,6 +607,21 @@ describe('object-level authorization matrix: another agent’s credential never 
       expect(response.body.result).toBeNull();
       expect(response.text).not.toContain('victim-only-result');
     },
+    'GET /api/v1/jobs': async (ctx) => {
+      const response = await app.get('/api/v1/jobs?status=completed', { token: ctx.attackerToken });
+      expect(response.status).toBe(200);
+      expect(response.text).toContain(ctx.completedJobId);
+      expect(response.text).not.toContain('victim-only-result');
+    },
+    'POST /api/webhooks': async (ctx) => {
+      // A body signed by the attacker's key that claims the victim's wallet registers nothing for the victim.
+      const url = 'https://hooks.example.com/stolen';
+      const signed = await signedAction(ctx.attacker, `Register webhook ${url}`);
+      await expectStatus(
+        app.post('/api/webhooks', { url, events: ['job.posted'], wallet_address: ctx.victimWallet, ...signed }),
+        401,
+      );
+    },
     // Signals: only the publisher (or an admin) resolves.
     'POST /api/v1/signals/{id}/resolve': (ctx) =>
       expectStatus(
@@ -688,12 +703,10 @@ describe('object-level authorization matrix: another agent’s credential never 
     'GET /api/smart-money/preview': 'public delayed preview',
     'GET /api/smart-money/wallets': 'the shared, platform-wide watch list',
     'POST /api/smart-money/watch': 'adds to the shared watch list; an existing entry’s label is never overwritten',
-    'POST /api/webhooks': 'registers the caller’s own webhook',
     'GET /api/v1/agents/leaderboard': 'public ranking',
     'POST /api/v1/credits/deposit':
       'credits the caller only, for a transfer sent from the caller’s wallet (deposit_not_yours otherwise)',
     'POST /api/v1/devnet/faucet': 'bundled devnet only: mints test tokens to a wallet; takes nothing from anyone',
-    'GET /api/v1/jobs': 'public list (results are never listed)',
     'POST /api/v1/jobs': 'posts the caller’s own job, escrowing the caller’s bounty',
     'POST /api/v1/jobs/{id}/bid': 'bidding on another’s job is the operation (never on one’s own)',
     'GET /api/v1/mcp': 'public tool list',
