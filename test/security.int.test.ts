@@ -572,13 +572,20 @@ describe('object-level authorization matrix: another agent’s credential never 
       expectStatus(app.request('DELETE', `/api/webhooks/${ctx.webhookId}`, { token: ctx.attackerToken }), 404),
     'GET /api/v1/webhooks/{id}/deliveries': (ctx) =>
       expectStatus(app.get(`/api/v1/webhooks/${ctx.webhookId}/deliveries`, { token: ctx.attackerToken }), 404),
-    'POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver': (ctx) =>
-      expectStatus(
-        app.post(`/api/v1/webhooks/${ctx.webhookId}/deliveries/${ctx.deliveryId}/redeliver`, undefined, {
-          token: ctx.attackerToken,
-        }),
-        404,
-      ),
+    'POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver': async (ctx) => {
+      const path = (webhookId: string) => `/api/v1/webhooks/${webhookId}/deliveries/${ctx.deliveryId}/redeliver`;
+      await expectStatus(app.post(path(ctx.webhookId), undefined, { token: ctx.attackerToken }), 404);
+      // The victim's delivery under the attacker's own webhook is not found either.
+      const own = crypto.randomUUID();
+      await app.database.sql.query(
+        `INSERT INTO webhooks (id, owner_wallet, url, events) VALUES ($1::uuid, $2, 'https://hooks.example.com/own', ARRAY['job.posted'])`,
+        [own, ctx.attacker.address],
+      );
+      await expectStatus(app.post(path(own), undefined, { token: ctx.attackerToken }), 404);
+      const listed = await app.get(`/api/v1/webhooks/${own}/deliveries`, { token: ctx.attackerToken });
+      expect(listed.status, listed.text).toBe(200);
+      expect(listed.text).not.toContain(ctx.deliveryId);
+    },
     'GET /api/v1/webhooks': async (ctx) => {
       const response = await app.get('/api/v1/webhooks', { token: ctx.attackerToken });
       expect(response.status).toBe(200);
@@ -590,11 +597,24 @@ describe('object-level authorization matrix: another agent’s credential never 
       expect(response.text).not.toContain(ctx.webhookId);
     },
     // Jobs: only the poster accepts a bid, only the winning bidder submits, only those two read the result.
-    'POST /api/v1/jobs/{id}/accept': (ctx) =>
-      expectStatus(
+    'POST /api/v1/jobs/{id}/accept': async (ctx) => {
+      await expectStatus(
         app.post(`/api/v1/jobs/${ctx.openJobId}/accept`, { bid_id: ctx.openBidId }, { token: ctx.attackerToken }),
         403,
-      ),
+      );
+      // A bid on the victim's job cannot be accepted through the attacker's own job.
+      await fund(ctx.attacker.address, 10);
+      const own = await app.post(
+        '/api/v1/jobs',
+        { title: 'Own job', description: 'Mine', bounty_claw: 10 },
+        { token: ctx.attackerToken },
+      );
+      expect(own.status, own.text).toBe(201);
+      await expectStatus(
+        app.post(`/api/v1/jobs/${own.body.job_id}/accept`, { bid_id: ctx.openBidId }, { token: ctx.attackerToken }),
+        404,
+      );
+    },
     'POST /api/v1/jobs/{id}/submit': (ctx) =>
       expectStatus(
         app.post(`/api/v1/jobs/${ctx.executingJobId}/submit`, { result: { verdict: 'forged' } }, { token: ctx.attackerToken }),
