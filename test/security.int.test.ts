@@ -467,6 +467,7 @@ describe('object-level authorization matrix: another agent’s credential never 
     signalId: string;
     strategyId: string;
     skillId: string;
+    draftSkillId: string;
   };
   const memory = (ctx: Ctx, key = '') => `/api/v1/agents/${ctx.victimAgent}/memory${key ? `/${key}` : ''}`;
   const expectStatus = async (response: Promise<{ status: number; text: string }>, status: number) => {
@@ -664,6 +665,23 @@ describe('object-level authorization matrix: another agent’s credential never 
       expect(response.text).not.toContain(ctx.strategyId);
     },
     // Skills: only the author (or an admin) removes one; installs are signed by the installer's own wallet.
+    // The catalogue: another author's drafts, integration payload and review reasons are the author's only.
+    'GET /api/skills': async (ctx) => {
+      for (const query of ['', '?status=draft', '?status=draft&search=Victim']) {
+        const response = await app.get(`/api/skills${query}`, { token: ctx.attackerToken });
+        expect(response.status, response.text).toBe(200);
+        expect(response.text).not.toContain(ctx.draftSkillId);
+        expect(response.text).not.toContain('victim-draft-payload');
+        expect(response.text).not.toContain('victim-skill-payload');
+      }
+    },
+    'GET /api/v1/skills': async (ctx) => {
+      const response = await app.get('/api/v1/skills?limit=100', { token: ctx.attackerToken });
+      expect(response.status, response.text).toBe(200);
+      expect(response.text).toContain(ctx.skillId);
+      expect(response.text).not.toContain(ctx.draftSkillId);
+      expect(response.text).not.toContain('victim-skill-payload');
+    },
     'DELETE /api/v1/skills/{id}': (ctx) =>
       expectStatus(app.request('DELETE', `/api/v1/skills/${ctx.skillId}`, { token: ctx.attackerToken }), 403),
     'DELETE /api/skills/{id}/install': async (ctx) => {
@@ -715,7 +733,6 @@ describe('object-level authorization matrix: another agent’s credential never 
     'POST /api/analyze': 'analyzes a public token contract; the report is the caller’s own request',
     'GET /api/cron/{job}': 'operator-only (CRON_SECRET), runs a platform job; no agent object named',
     'GET /api/skills/examples': 'public examples',
-    'GET /api/skills': 'public catalogue',
     'POST /api/skills': 'publishes the caller’s own skill',
     'GET /api/skills/{id}/install': 'public install info (name, version, price, install count)',
     'GET /api/smart-money/alerts': 'platform-wide alerts (subscription-gated), no per-agent data',
@@ -739,7 +756,6 @@ describe('object-level authorization matrix: another agent’s credential never 
     'POST /api/v1/signals': 'publishes the caller’s own signal, escrowing the caller’s stake',
     'GET /api/v1/signals/{id}': 'public view',
     'POST /api/v1/signals/{id}/stake': 'staking on another’s signal is the operation, paid by the caller',
-    'GET /api/v1/skills': 'public catalogue',
     'POST /api/v1/skills': 'publishes the caller’s own skill, staking the caller’s credits',
     'GET /api/v1/smart-money/alerts': 'platform-wide alerts (subscription-gated), no per-agent data',
     'GET /api/v1/smart-money/events': 'platform-wide events (subscription-gated), no per-agent data',
@@ -832,7 +848,7 @@ describe('object-level authorization matrix: another agent’s credential never 
           description: 'Long description',
           category: 'general',
           integration_type: 'api',
-          integration_payload: { endpoints: [{ method: 'GET', url: 'https://example.com/api' }] },
+          integration_payload: { endpoints: [{ method: 'GET', url: 'https://example.com/victim-skill-payload' }] },
         },
         vt,
       ),
@@ -881,6 +897,19 @@ describe('object-level authorization matrix: another agent’s credential never 
          '1000000000000000', 3600, 2, 50, 'active', now() + interval '1 hour')`,
       [strategyId, victimWallet, victimAgent],
     );
+    const draftSkillId = crypto.randomUUID();
+    await app.database.sql.query(
+      `INSERT INTO skills (id, author_agent_id, author_wallet, name, description, category, pricing_type, status,
+         integration_type, integration_payload, family, flag_reasons)
+       VALUES ($1::uuid, $2::uuid, $3, $4, 'A draft held by the scan', 'general', 'free', 'draft', 'api',
+         '{"note":"victim-draft-payload"}', 'b', ARRAY['suspicious'])`,
+      [draftSkillId, victimAgent, victimWallet, `Victim draft ${victim.address.slice(2, 8)}`],
+    );
+    // (The author sees its draft and payloads: the catalogue attacks below can fail.)
+    const ownDrafts = await app.get('/api/skills?status=draft', vt);
+    expect(ownDrafts.text).toContain(draftSkillId);
+    expect(ownDrafts.text).toContain('victim-draft-payload');
+    expect((await app.get('/api/v1/skills?limit=100', vt)).text).toContain('victim-skill-payload');
     const jobIds = [openJob.jobId, executingJob.jobId, completedJob.jobId];
 
     const snapshot = async () =>
@@ -911,7 +940,8 @@ describe('object-level authorization matrix: another agent’s credential never 
     expect(before).toContain(victimKeyId);
     expect(before).toContain(`"id":"${victimAgent}"`);
     expect(before).toContain(endorsementMarker);
-    for (const id of [pipelineId, webhookId, deliveryId, ...jobIds, signalId, strategyId, skillId]) expect(before).toContain(id);
+    for (const id of [pipelineId, webhookId, deliveryId, ...jobIds, signalId, strategyId, skillId, draftSkillId])
+      expect(before).toContain(id);
     expect(before).toContain('s3cret');
     expect(before).toContain('victim-only-result');
     const ctx: Ctx = {
@@ -931,6 +961,7 @@ describe('object-level authorization matrix: another agent’s credential never 
       signalId,
       strategyId,
       skillId,
+      draftSkillId,
     };
     for (const [name, attack] of Object.entries(MATRIX)) {
       await attack(ctx);
