@@ -762,7 +762,7 @@ describe('object-level authorization matrix: another agent’s credential never 
     'POST /api/v1/smart-money/subscribe': 'the caller’s own subscription, paid by the caller',
     'GET /api/v1/smart-money/wallets': 'the shared, platform-wide watch list',
     'POST /api/v1/smart-money/wallets': 'adds to the shared watch list; an existing entry’s label is never overwritten',
-    'GET /api/v1/stream': 'public events, and private ones only to their audience (canSee)',
+    'GET /api/v1/stream': 'public events, private ones only to their audience (canSee; stream.int.test.ts)',
     'GET /api/v1/trade/price': 'public price',
     'GET /api/v1/trade/quote': 'a quote for the caller’s own wallet as recipient',
     'POST /api/v1/trade/strategies': 'creates the caller’s own strategy, paid by the caller',
