@@ -62,6 +62,8 @@ export async function startServer(env: Record<string, string> = {}, door: 'serve
       PORT: String(port),
       DATA_DIR: mkdtempSync(path.join(tmpdir(), 'vouchsafe-e2e-')),
       ALLOW_PRIVATE_URLS: 'true',
+      // A fresh endorser endorses at once in the e2e flows.
+      ENDORSER_MIN_AGE_HOURS: '0',
       LOG_LEVEL: 'info',
       ...env,
     },

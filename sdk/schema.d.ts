@@ -309,7 +309,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The endorser has no registered agent */
+                /** @description The endorser has no registered agent, or its agent is younger than ENDORSER_MIN_AGE_HOURS (default 0: off) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2001,6 +2001,448 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/smart-money/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent smart-money alerts (bare array, newest 50)
+         * @description Needs the entry tier or an active smart-money subscription.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SmartMoneyAlertArray"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Below the entry tier without a subscription (tier_required) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/smart-money/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Smart-money events, newest first
+         * @description Needs the entry tier or an active smart-money subscription.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    action?: "swap" | "bridge" | "liquidity_add" | "liquidity_remove";
+                    confidence?: "high" | "medium" | "low";
+                    limit?: number;
+                    wallet?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SmartMoneyEventList"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Below the entry tier without a subscription (tier_required) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/smart-money/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Smart-money preview (public) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SmartMoneyPreview"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/smart-money/wallets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tracked smart-money wallets
+         * @description Needs the entry tier or an active smart-money subscription. search matches the address or the label.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    search?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SmartMoneyWalletList"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Below the entry tier without a subscription (tier_required) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/smart-money/watch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Track a wallet
+         * @description The indexer records its Uniswap swaps from then on. An already tracked wallet answers 201 with created false.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        label?: string;
+                        /** @example 0x1111111111111111111111111111111111111111 */
+                        wallet_address: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SmartMoneyWatchResult"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The watch list is full */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -6345,6 +6787,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/router/jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The router’s public keys (JWKS) for verifying signed forwarded calls
+         * @description Every request the router forwards to an invoke_url carries an RFC 9421 HTTP Message Signature (Ed25519, label `vouchsafe`, tag `vouchsafe-router`) covering @method, @target-uri, content-digest, content-type and the X-Service-* headers. Look the signature’s keyid up here; a retired key stays listed until its last signature has expired. See docs/verifying-routed-calls.md.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RouterJwks"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/signals": {
         parameters: {
             query?: never;
@@ -7230,6 +7720,546 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/smart-money/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Smart-money alerts of at least min_usd (default 10000)
+         * @description Needs an active smart-money subscription or the entry tier.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    action?: "swap" | "bridge" | "liquidity_add" | "liquidity_remove";
+                    limit?: number;
+                    min_usd?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SmartMoneyAlertList"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No subscription and below the entry tier (tier_required) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/smart-money/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Smart-money events, newest first (limit max 50)
+         * @description Live data: needs an active smart-money subscription or the entry tier (spec: live data needs a tier or a subscription).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    since?: string;
+                    wallet?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SmartMoneyEventList"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No subscription and below the entry tier (tier_required) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/smart-money/subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe to live smart-money data
+         * @description monthly: 1,000,000 CLAW for 30 days; quarterly: 2,500,000 CLAW for 90 days. Renewing early extends from the current expiry.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Repeat the same request with the same key to get the first answer again; nothing happens twice (24 h) */
+                    "Idempotency-Key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        plan: "monthly" | "quarterly";
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SmartMoneySubscription"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Insufficient CLAW (or over the daily spend limit) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing scope (smart_money.subscribe) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this Idempotency-Key is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/smart-money/wallets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tracked smart-money wallets
+         * @description Needs an active smart-money subscription or the entry tier.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SmartMoneyWalletList"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No subscription and below the entry tier (tier_required) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Track a wallet
+         * @description The indexer records its Uniswap swaps from then on. An already tracked wallet answers 201 with created false.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        label?: string;
+                        /** @example 0x1111111111111111111111111111111111111111 */
+                        wallet_address: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SmartMoneyWatchResult"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The watch list is full */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stream": {
         parameters: {
             query?: never;
@@ -7314,6 +8344,806 @@ export interface paths {
                     };
                 };
                 /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trade/price": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live prices in ETH and USD
+         * @description Each token’s price is the best Uniswap quote of one whole token into WETH; USD per ETH from the stable-token pool (USD_STABLE_TOKEN), ETH_USD_PRICE, or the devnet reference (usd_method says which). null when no pool prices a token.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Comma-separated token addresses (at most 25) */
+                    tokens: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TradePrices"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trade/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quote a swap (valid 30 s)
+         * @description Uniswap V3 QuoterV2 over the fee tiers 100/500/3000/10000 (or `fee`) and Uniswap V2, by eth_call on the chain; the best output wins. amount_out_min_raw applies slippage_bps (default 50). `transaction` is the swap for the caller’s wallet to sign and relay through POST /api/v1/trade/swap.
+         */
+        get: {
+            parameters: {
+                query: {
+                    amount_in?: string;
+                    amount_in_raw?: string;
+                    /** @description Uniswap V3 fee tier; omitted: every tier and V2, the best wins */
+                    fee?: "100" | "500" | "3000" | "10000";
+                    slippage_bps?: number;
+                    /** @description Token address, or ETH for the native coin */
+                    token_in: string;
+                    /** @description Token address, or ETH for the native coin */
+                    token_out: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TradeQuote"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No pool can fill the swap (details.reason no_route) or a token that is not an ERC-20 */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed; The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain; No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trade/strategies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your strategies */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StrategyList"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a strategy (100 CLAW)
+         * @description Non-custodial: at each interval the service records a fresh quote with the unsigned swap for the owner’s wallet (an execution, status quoted); the owner signs and relays it. limit/take-profit need trigger_price (fire at or above), stop-loss fires at or below. Reaching max_executions completes the strategy.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Repeat the same request with the same key to get the first answer again; nothing happens twice (24 h) */
+                    "Idempotency-Key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        amount_in_raw: string;
+                        interval_seconds: number;
+                        max_executions?: number;
+                        name: string;
+                        /** @default 50 */
+                        slippage_bps?: number;
+                        /** @enum {string} */
+                        strategy_type: "dca" | "limit" | "stop-loss" | "take-profit";
+                        /** @description Token address, or ETH for the native coin */
+                        token_in: string;
+                        /** @description Token address, or ETH for the native coin */
+                        token_out: string;
+                        /** @description limit / take-profit: fire at or above; stop-loss: at or below (token_out per token_in) */
+                        trigger_price?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StrategyCreated"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Insufficient CLAW for the 100 CLAW fee */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing scope (agents.invoke) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many strategies; A request with this Idempotency-Key is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A token that is not an ERC-20; The Idempotency-Key was used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trade/strategies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A strategy with its 20 most recent executions */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StrategyDetail"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown strategy (or another wallet’s) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a strategy’s status (active, paused, cancelled)
+         * @description active <-> paused; active or paused -> cancelled (final). A cancelled or completed strategy cannot change (409).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "active" | "paused" | "cancelled";
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Strategy"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing scope (agents.invoke) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown strategy (or another wallet’s) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Transition not allowed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/trade/swap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Relay a signed swap transaction (non-custodial)
+         * @description signed_tx is a raw transaction signed by the caller’s wallet for chain 8453 (CHAIN_ID) whose target is an allowed swap router (SWAP_ROUTER_ALLOWLIST); it is sent with eth_sendRawTransaction. The service never holds keys.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        amount_in_raw?: string;
+                        amount_out_raw?: string;
+                        fee_tier?: number;
+                        signed_tx: string;
+                        slippage_bps?: number;
+                        token_in?: string;
+                        token_out?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapExecution"];
+                    };
+                };
+                /** @description Not a signed transaction; Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Signed by another wallet (reason wrong_sender) or missing scope; Missing scope (agents.invoke) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Another chain (wrong_chain), a router that is not allowed (router_not_allowed), or refused by the node (rejected_by_node) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed; The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trade/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The curated token list of the chain
+         * @description ETH, WETH, the platform token, the USD stable token and (devnet) the sample tokens; TRADE_TOKEN_LIST replaces the default.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TradeTokenList"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9280,6 +11110,20 @@ export interface components {
             /** @enum {boolean} */
             revoked: true;
         };
+        RouterJwks: {
+            keys: {
+                /** @enum {string} */
+                alg: "EdDSA";
+                /** @enum {string} */
+                crv: "Ed25519";
+                kid: string;
+                /** @enum {string} */
+                kty: "OKP";
+                /** @enum {string} */
+                use: "sig";
+                x: string;
+            }[];
+        };
         Session: {
             /** Format: uuid */
             agent_id: string | null;
@@ -9545,6 +11389,120 @@ export interface components {
             tags?: string[];
             version?: string;
         };
+        SmartMoneyAlert: {
+            action: string;
+            amount_usd: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            message: string;
+            /** @enum {string} */
+            severity: "low" | "medium" | "high";
+            /** @enum {string} */
+            type: "large_swap" | "unusual_volume" | "new_position" | "exit";
+            wallet_address: string;
+        };
+        SmartMoneyAlertArray: components["schemas"]["SmartMoneyAlert"][];
+        SmartMoneyAlertList: {
+            alerts: components["schemas"]["SmartMoneyAlert"][];
+            min_usd: number;
+        };
+        SmartMoneyEvent: {
+            /** @enum {string} */
+            action: "swap" | "bridge" | "liquidity_add" | "liquidity_remove";
+            amount_in_raw: string | null;
+            amount_out_raw: string | null;
+            amount_usd: number;
+            block_number: number;
+            /** @enum {string} */
+            confidence: "high" | "medium" | "low";
+            dex: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            timestamp: string;
+            token_in: string | null;
+            token_out: string | null;
+            tx_hash: string;
+            /** @enum {string} */
+            usd_method: "stable_pair" | "eth_usd_config" | "devnet_reference" | "none";
+            wallet_address: string;
+        };
+        SmartMoneyEventList: {
+            events: components["schemas"]["SmartMoneyEvent"][];
+        };
+        SmartMoneyPreview: {
+            _links: {
+                [key: string]: string;
+            };
+            description: string;
+            event_count: number;
+            events: {
+                /** @enum {boolean} */
+                _preview: true;
+                data: {
+                    [key: string]: unknown;
+                };
+                id: string;
+                /** @enum {string} */
+                signal_strength: "high" | "medium";
+                /** Format: date-time */
+                timestamp: string;
+                /** @enum {string} */
+                type: "smart_money.swap" | "smart_money.new_position" | "smart_money.exit";
+                wallet_address: string;
+                wallet_label: string;
+            }[];
+            /** @enum {boolean} */
+            preview: true;
+            upgrade: {
+                message: string;
+                /** @enum {string} */
+                required_tier: "entry";
+                tokens_required: number;
+            };
+            webhook_payloads: {
+                [key: string]: {
+                    data: {
+                        [key: string]: unknown;
+                    };
+                    event: string;
+                    /** Format: date-time */
+                    timestamp: string;
+                };
+            };
+        };
+        SmartMoneySubscription: {
+            claw_deducted: number;
+            /** Format: date-time */
+            expires_at: string;
+            /** @enum {string} */
+            plan: "monthly" | "quarterly";
+            /** @enum {boolean} */
+            subscribed: true;
+        };
+        SmartMoneyWallet: {
+            /** @enum {string} */
+            confidence: "high" | "medium" | "low";
+            /** Format: uuid */
+            id: string;
+            label: string | null;
+            /** Format: date-time */
+            last_active: string | null;
+            total_volume_usd: number;
+            wallet_address: string;
+            win_rate: number;
+        };
+        SmartMoneyWalletList: {
+            wallets: components["schemas"]["SmartMoneyWallet"][];
+        };
+        SmartMoneyWatchResult: {
+            created: boolean;
+            wallet: components["schemas"]["SmartMoneyWallet"];
+            /** @enum {boolean} */
+            watching: true;
+        };
         StakePlaced: {
             /** @description This call’s amount */
             amount_claw: number;
@@ -9563,9 +11521,101 @@ export interface components {
             /** @enum {string} */
             stance: "agree" | "disagree";
         };
+        Strategy: {
+            amount_in_raw: string;
+            /** Format: date-time */
+            created_at: string;
+            executions_count: number;
+            interval_seconds: number;
+            max_executions: number | null;
+            name: string;
+            /** Format: date-time */
+            next_run_at: string | null;
+            owner_wallet: string;
+            slippage_bps: number;
+            /** @enum {string} */
+            status: "active" | "paused" | "cancelled" | "completed";
+            /** Format: uuid */
+            strategy_id: string;
+            /** @enum {string} */
+            strategy_type: "dca" | "limit" | "stop-loss" | "take-profit";
+            token_in: string;
+            token_out: string;
+            trigger_price: number | null;
+        };
+        StrategyCreated: {
+            amount_in_raw: string;
+            /** Format: date-time */
+            created_at: string;
+            creation_fee_claw: number;
+            executions_count: number;
+            interval_seconds: number;
+            max_executions: number | null;
+            name: string;
+            /** Format: date-time */
+            next_run_at: string | null;
+            owner_wallet: string;
+            slippage_bps: number;
+            /** @enum {string} */
+            status: "active" | "paused" | "cancelled" | "completed";
+            /** Format: uuid */
+            strategy_id: string;
+            /** @enum {string} */
+            strategy_type: "dca" | "limit" | "stop-loss" | "take-profit";
+            token_in: string;
+            token_out: string;
+            trigger_price: number | null;
+        };
+        StrategyDetail: {
+            amount_in_raw: string;
+            /** Format: date-time */
+            created_at: string;
+            executions_count: number;
+            interval_seconds: number;
+            max_executions: number | null;
+            name: string;
+            /** Format: date-time */
+            next_run_at: string | null;
+            owner_wallet: string;
+            recent_executions: components["schemas"]["StrategyExecution"][];
+            slippage_bps: number;
+            /** @enum {string} */
+            status: "active" | "paused" | "cancelled" | "completed";
+            /** Format: uuid */
+            strategy_id: string;
+            /** @enum {string} */
+            strategy_type: "dca" | "limit" | "stop-loss" | "take-profit";
+            token_in: string;
+            token_out: string;
+            trigger_price: number | null;
+        };
+        StrategyExecution: {
+            /** Format: date-time */
+            created_at: string;
+            error: string | null;
+            /** Format: uuid */
+            execution_id: string;
+            quote: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            status: "quoted" | "skipped" | "failed";
+        };
+        StrategyList: {
+            strategies: components["schemas"]["Strategy"][];
+            total: number;
+        };
         SubmitJobRequest: {
             /** @description The deliverable: any JSON value (object, array, string, number) */
             result: unknown;
+        };
+        SwapExecution: {
+            basescan_url: string;
+            /** Format: uuid */
+            execution_id: string;
+            /** @enum {string} */
+            status: "submitted";
+            tx_hash: string;
         };
         TokenResult: {
             agent: components["schemas"]["AgentB"] | null;
@@ -9583,6 +11633,62 @@ export interface components {
             token_type: "Bearer";
             wallet_address: string;
         };
+        TradePrices: {
+            eth_usd: number | null;
+            prices: {
+                [key: string]: {
+                    price_eth: number | null;
+                    price_usd: number | null;
+                    /** @enum {string} */
+                    source: "uniswap" | "no_pool";
+                };
+            };
+            /** Format: date-time */
+            timestamp: string;
+            /** @enum {string|null} */
+            usd_method: "stable_pair" | "eth_usd_config" | "devnet_reference" | null;
+        };
+        TradeQuote: {
+            amount_in_human: string;
+            amount_in_raw: string;
+            amount_out_human: string;
+            amount_out_min_raw: string;
+            amount_out_raw: string;
+            chain_id: number;
+            /** @enum {string} */
+            dex: "uniswap_v3" | "uniswap_v2";
+            /** Format: date-time */
+            expires_at: string;
+            fee_tier: number;
+            gas_estimate: string;
+            price_per_token_in: number;
+            quote_id: string;
+            router: string;
+            slippage_bps: number;
+            token_in: {
+                address: string;
+                decimals: number;
+                symbol: string;
+            };
+            token_out: {
+                address: string;
+                decimals: number;
+                symbol: string;
+            };
+            transaction: components["schemas"]["UnsignedSwapTransaction"];
+        };
+        TradeToken: {
+            address: string;
+            decimals: number;
+            name: string;
+            native: boolean;
+            symbol: string;
+        };
+        TradeTokenList: {
+            chain_id: number;
+            count: number;
+            tokens: components["schemas"]["TradeToken"][];
+        };
         /** @description The spec score (0-280) and its six components */
         TrustBreakdown: {
             activity: number;
@@ -9599,6 +11705,15 @@ export interface components {
             total: number;
             verification: number;
         };
+        /** @description The swap for the caller’s wallet to sign and relay (POST /trade/swap) */
+        UnsignedSwapTransaction: {
+            /** @description The token the router must be allowed to spend first (null for ETH in) */
+            approve: string | null;
+            data: string;
+            to: string;
+            /** @description wei */
+            value: string;
+        } | null;
         Webhook: {
             /** Format: date-time */
             created_at: string;

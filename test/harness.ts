@@ -98,6 +98,12 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
       headers['content-type'] ??= 'application/json';
     }
     const response = await fetch(new Request(`http://vouchsafe.test${urlPath}`, { method, headers, body }));
+    // An event stream never ends: answer with its status and headers and close it (stream tests read
+    // streams through fetch or EventSource themselves).
+    if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      await response.body?.cancel();
+      return { status: response.status, headers: response.headers, body: null as T, text: '' };
+    }
     const text = await response.text();
     let parsed: unknown = text;
     try {

@@ -139,15 +139,26 @@ describe('POST /api/v1/mcp {tool, input}', () => {
   it('answers 503 for the tools whose services this deployment does not have yet', async () => {
     const me = await session();
     for (const [tool, input] of [
-      ['get_trade_quote', { token_in: 'ETH', token_out: '0x4200000000000000000000000000000000000006', amount_in: '1' }],
       ['post_job', { title: 'Do it', description: 'Now' }],
       ['list_jobs', {}],
-      ['get_smart_money_alerts', {}],
     ] as const) {
       const response = await app.post('/api/v1/mcp', { tool, input }, { token: me.token });
       expect(response.status, tool).toBe(503);
       expect(response.body.code).toBe('service_unavailable');
     }
+    // trade and smart money are wired: this app has no chain (503 chain_unavailable) and the caller no tier
+    const quote = await app.post(
+      '/api/v1/mcp',
+      {
+        tool: 'get_trade_quote',
+        input: { token_in: 'ETH', token_out: '0x4200000000000000000000000000000000000006', amount_in: '1' },
+      },
+      { token: me.token },
+    );
+    expect(quote.body.code).toBe('chain_unavailable');
+    const alerts = await app.post('/api/v1/mcp', { tool: 'get_smart_money_alerts', input: {} }, { token: me.token });
+    expect(alerts.status).toBe(403);
+    expect(alerts.body.code).toBe('tier_required');
   });
 });
 
@@ -188,14 +199,14 @@ describe('Model Context Protocol over streamable HTTP (SDK client)', () => {
     expect(invoked.isError).toBeFalsy();
     expect(invoked.structuredContent).toMatchObject({ status: 'success', fee_claw: 2, response: { echo: { via: 'mcp' } } });
     expect(await clawBalance(me.address)).toBe(3);
-    for (const [name, args] of [
-      ['get_trade_quote', { token_in: 'ETH', token_out: 'USDC', amount_in: '1' }],
-      ['post_job', { title: 'Job', description: 'Desc' }],
-      ['get_smart_money_alerts', {}],
+    for (const [name, args, status] of [
+      ['get_trade_quote', { token_in: 'ETH', token_out: 'USDC', amount_in: '1' }, 503],
+      ['post_job', { title: 'Job', description: 'Desc' }, 503],
+      ['get_smart_money_alerts', {}, 403],
     ] as const) {
       const result = await client.callTool({ name, arguments: args });
       expect(result.isError, name).toBe(true);
-      expect(parseText(result).status).toBe(503);
+      expect(parseText(result).status).toBe(status);
     }
     await client.close();
 

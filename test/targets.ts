@@ -4,6 +4,8 @@ export interface TargetCall {
   path: string;
   headers: IncomingHttpHeaders;
   body: unknown;
+  /** The body as received (for Content-Digest checks). */
+  raw: string;
 }
 
 /** A local agent to invoke: /echo answers 200 with what it got, /fail 500, /slow after 6 s, /redirect 302. */
@@ -19,7 +21,7 @@ export async function startTarget(): Promise<{ url: string; calls: TargetCall[];
       } catch {
         /* keep text */
       }
-      calls.push({ path: request.url ?? '', headers: request.headers, body });
+      calls.push({ path: request.url ?? '', headers: request.headers, body, raw });
       const json = (status: number, value: unknown) => {
         response.writeHead(status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(value));

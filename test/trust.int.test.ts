@@ -6,7 +6,8 @@ import { newWallet, nowSeconds, registerAgent, signIn } from './wallets';
 const admin = newWallet();
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ ADMIN_WALLETS: admin.address });
+  // Endorsers are registered agents (their age rule has its own test in security.int.test.ts).
+  app = await startTestApp({ ADMIN_WALLETS: admin.address, ENDORSER_MIN_AGE_HOURS: '0' });
 });
 afterAll(() => app.close());
 
@@ -16,12 +17,22 @@ async function agent(fields: Record<string, unknown> = {}) {
   return { account, id: response.body.id as string, handle: response.body.handle as string };
 }
 
+const registered = new Set<string>();
+/** Only registered agents may endorse: gives a fresh endorser wallet its agent first. */
+async function ensureRegistered(account: PrivateKeyAccount) {
+  if (registered.has(account.address)) return;
+  registered.add(account.address);
+  const existing = await app.database.sql.query('SELECT 1 FROM agents WHERE lower(owner_wallet) = lower($1)', [account.address]);
+  if (existing.length === 0) expect((await registerAgent(app, account)).response.status).toBe(201);
+}
+
 async function endorse(
   endorser: PrivateKeyAccount,
   ref: string,
   type = 'trusted',
   options: { ts?: number; messageRef?: string; nonce?: string } = {},
 ) {
+  await ensureRegistered(endorser);
   const nonce = options.nonce ? `${options.nonce} ` : '';
   const message = `Endorse agent ${options.messageRef ?? ref} as ${type} ${nonce}${options.ts ?? nowSeconds()}`;
   const signature = await endorser.signMessage({ message });
@@ -36,7 +47,9 @@ async function endorse(
 const score = async (id: string) => (await app.get(`/api/agents/${id}`)).body.trust_score as number;
 
 describe('POST /api/agents/{id}/endorse', () => {
-  it('records the endorsement and adds 10 to the trust score', async () => {
+  // An endorser is a registered agent, so its endorsement also makes a trust-graph connection:
+  // +10 for the endorsement and +2 for the connection (the spec's table).
+  it('records the endorsement and adds 10 (+2 for the new connection) to the trust score', async () => {
     const subject = await agent();
     const endorser = newWallet();
     const response = await endorse(endorser, subject.id, 'trusted');
@@ -46,8 +59,8 @@ describe('POST /api/agents/{id}/endorse', () => {
       subject_agent_id: subject.id,
       attestor_wallet: endorser.address,
     });
-    expect(response.body.trust_impact).toMatchObject({ points: 10, previous_trust_score: 0, new_trust_score: 10 });
-    expect(await score(subject.id)).toBe(10);
+    expect(response.body.trust_impact).toMatchObject({ points: 12, previous_trust_score: 0, new_trust_score: 12 });
+    expect(await score(subject.id)).toBe(12);
     const list = await app.get(`/api/agents/${subject.handle}/endorse`);
     expect(list.body).toMatchObject({ agent_id: subject.id, count: 1 });
     expect(list.body.trust_impact_formula).toContain('10');
@@ -85,6 +98,7 @@ describe('POST /api/agents/{id}/endorse', () => {
     const subject = await agent();
     const other = await agent();
     const endorser = newWallet();
+    await ensureRegistered(endorser);
     const post = (body: Record<string, unknown>) =>
       app.post(`/api/agents/${subject.id}/endorse`, { endorser_wallet: endorser.address, attestation_type: 'trusted', ...body });
     const text = `Endorse agent ${subject.id} as trusted ${nowSeconds()}`;
@@ -149,7 +163,7 @@ describe('DELETE /api/agents/{id}/endorse', () => {
     const intruder = newWallet();
     expect((await revoke(intruder, subject.id, id)).status).toBe(403);
     expect((await revoke(intruder, subject.id, id, endorser.address)).status).toBe(401);
-    expect(await score(subject.id)).toBe(10);
+    expect(await score(subject.id)).toBe(12);
     const revoked = await revoke(endorser, subject.id, id);
     expect(revoked.status).toBe(200);
     expect(revoked.body).toMatchObject({ revoked: true, attestation_id: id, new_trust_score: 0 });
@@ -389,7 +403,7 @@ describe('GET /api/agents/{id}/public-profile', () => {
     expect((await app.get(`/api/agents/${subject.handle}/public-profile`)).body.agent.id).toBe(subject.id);
     await endorse(newWallet(), subject.id, 'security_audited');
     const after = await app.get(`/api/agents/${subject.handle}/public-profile`);
-    expect(after.body.trust.total).toBe(10);
+    expect(after.body.trust.total).toBe(12);
     expect(after.body.attestations).toEqual([{ attestation_type: 'security_audited', created_at: expect.any(String) }]);
     expect((await app.get(`/api/agents/${crypto.randomUUID()}/public-profile`)).status).toBe(404);
     expect((await app.get('/api/agents/no-such-handle/public-profile')).status).toBe(404);

@@ -1,4 +1,3 @@
-import { Ajv } from 'ajv';
 import { db } from '../core/db';
 import { Prisma } from '../core/db/generated/client';
 import type { Caller } from '../core/caller';
@@ -6,6 +5,7 @@ import { ApiError } from '../core/errors';
 import { checkOutboundUrl } from '../net/check-url';
 import { currentRuntime } from '../core/runtime';
 import { requireAgent } from './find-agent';
+import { assertInvokeSchema } from './invoke-schema';
 
 export interface AgentPatch {
   agentName?: string;
@@ -19,19 +19,6 @@ export interface AgentPatch {
   isCallable?: boolean;
   invokeUrl?: string | null;
   invokeSchema?: Record<string, unknown> | null;
-}
-
-const ajv = new Ajv({ strict: false, allErrors: false });
-
-/** Throws 400 unless `schema` compiles as a JSON Schema. */
-export function assertJsonSchema(schema: Record<string, unknown>): void {
-  try {
-    ajv.compile(schema);
-  } catch (error) {
-    throw new ApiError('invalid_request', 'invoke_schema is not a valid JSON Schema', {
-      fields: { invoke_schema: (error as Error).message },
-    });
-  }
 }
 
 /** PATCH /api/v1/agents/{id}: the owner changes its agent. */
@@ -49,7 +36,7 @@ export async function patchAgent(caller: Caller, ref: string, patch: AgentPatch)
       'invoke_url',
     );
   }
-  if (patch.invokeSchema) assertJsonSchema(patch.invokeSchema);
+  if (patch.invokeSchema) assertInvokeSchema(patch.invokeSchema);
   const updated = await db().agent.update({
     where: { id: agent.id },
     data: {

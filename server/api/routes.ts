@@ -23,6 +23,11 @@ import aSkillsPost from './a/skills.post';
 import aSkillsIdInstallDelete from './a/skills.[id].install.delete';
 import aSkillsIdInstallGet from './a/skills.[id].install.get';
 import aSkillsIdInstallPost from './a/skills.[id].install.post';
+import aSmartMoneyAlertsGet from './a/smart-money.alerts.get';
+import aSmartMoneyEventsGet from './a/smart-money.events.get';
+import aSmartMoneyPreviewGet from './a/smart-money.preview.get';
+import aSmartMoneyWalletsGet from './a/smart-money.wallets.get';
+import aSmartMoneyWatchPost from './a/smart-money.watch.post';
 import aStatsGet from './a/stats.get';
 import aUpdateProfilePost from './a/update-profile.post';
 import aWebhooksGet from './a/webhooks.get';
@@ -69,6 +74,7 @@ import v1PipelinesIdRunPost from './v1/pipelines.[id].run.post';
 import v1ReferralsGet from './v1/referrals.get';
 import v1ReferralsMeGet from './v1/referrals.me.get';
 import v1ReferralsRegisterPost from './v1/referrals.register.post';
+import v1RouterJwksGet from './v1/router.jwks.get';
 import v1SignalsGet from './v1/signals.get';
 import v1SignalsPost from './v1/signals.post';
 import v1SignalsIdGet from './v1/signals.[id].get';
@@ -77,7 +83,20 @@ import v1SignalsIdStakePost from './v1/signals.[id].stake.post';
 import v1SkillsGet from './v1/skills.get';
 import v1SkillsPost from './v1/skills.post';
 import v1SkillsIdDelete from './v1/skills.[id].delete';
+import v1SmartMoneyAlertsGet from './v1/smart-money.alerts.get';
+import v1SmartMoneyEventsGet from './v1/smart-money.events.get';
+import v1SmartMoneySubscribePost from './v1/smart-money.subscribe.post';
+import v1SmartMoneyWalletsGet from './v1/smart-money.wallets.get';
+import v1SmartMoneyWalletsPost from './v1/smart-money.wallets.post';
 import v1StreamGet from './v1/stream.get';
+import v1TradePriceGet from './v1/trade.price.get';
+import v1TradeQuoteGet from './v1/trade.quote.get';
+import v1TradeStrategiesGet from './v1/trade.strategies.get';
+import v1TradeStrategiesPost from './v1/trade.strategies.post';
+import v1TradeStrategiesIdGet from './v1/trade.strategies.[id].get';
+import v1TradeStrategiesIdPatch from './v1/trade.strategies.[id].patch';
+import v1TradeSwapPost from './v1/trade.swap.post';
+import v1TradeTokensGet from './v1/trade.tokens.get';
 import v1WebhooksGet from './v1/webhooks.get';
 import v1WebhooksPost from './v1/webhooks.post';
 import v1WebhooksIdDelete from './v1/webhooks.[id].delete';
@@ -107,6 +126,11 @@ export const ROUTES: AnyEndpoint[] = [
   aSkillsIdInstallDelete,
   aSkillsIdInstallGet,
   aSkillsIdInstallPost,
+  aSmartMoneyAlertsGet,
+  aSmartMoneyEventsGet,
+  aSmartMoneyPreviewGet,
+  aSmartMoneyWalletsGet,
+  aSmartMoneyWatchPost,
   aStatsGet,
   aUpdateProfilePost,
   aWebhooksGet,
@@ -153,6 +177,7 @@ export const ROUTES: AnyEndpoint[] = [
   v1ReferralsGet,
   v1ReferralsMeGet,
   v1ReferralsRegisterPost,
+  v1RouterJwksGet,
   v1SignalsGet,
   v1SignalsPost,
   v1SignalsIdGet,
@@ -161,7 +186,20 @@ export const ROUTES: AnyEndpoint[] = [
   v1SkillsGet,
   v1SkillsPost,
   v1SkillsIdDelete,
+  v1SmartMoneyAlertsGet,
+  v1SmartMoneyEventsGet,
+  v1SmartMoneySubscribePost,
+  v1SmartMoneyWalletsGet,
+  v1SmartMoneyWalletsPost,
   v1StreamGet,
+  v1TradePriceGet,
+  v1TradeQuoteGet,
+  v1TradeStrategiesGet,
+  v1TradeStrategiesPost,
+  v1TradeStrategiesIdGet,
+  v1TradeStrategiesIdPatch,
+  v1TradeSwapPost,
+  v1TradeTokensGet,
   v1WebhooksGet,
   v1WebhooksPost,
   v1WebhooksIdDelete,

@@ -29,7 +29,9 @@ export async function createChallenge(input: ChallengeInput) {
   const message = createSiweMessage({
     domain: base.host,
     address: input.ownerWallet,
-    statement: `Sign in to Vouchsafe as agent ${input.agentName ?? input.agentPubkey}. Scopes: ${scopes.join(' ') || 'none'}.`,
+    // User text is quoted (JSON string syntax) so that it cannot pose as part of the statement; the
+    // request schema already refused line breaks and control characters in it.
+    statement: `Sign in to Vouchsafe as agent ${JSON.stringify(input.agentName ?? input.agentPubkey)}. Scopes: ${scopes.join(' ') || 'none'}.`,
     uri: base.origin,
     version: '1',
     chainId: config.CHAIN_ID,

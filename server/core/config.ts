@@ -58,12 +58,22 @@ const schema = z.object({
   SWAP_ROUTER_ALLOWLIST: addressList.optional(),
   LIQUIDITY_LOCKERS: addressList.optional(),
   TRADE_TOKEN_LIST: z.string().min(1).optional(),
+  // Smart money and trade (docs/smart-money.md): the USD price source and the large-swap threshold.
+  USD_STABLE_TOKEN: address.optional(),
+  ETH_USD_PRICE: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'must be a positive number')
+    .transform(Number)
+    .optional(),
+  SMART_MONEY_LARGE_SWAP_USD: int(1, 1_000_000_000).default(10_000),
   DEPOSIT_CONFIRMATIONS: int(0, 1000).optional(),
   SERVICE_NETWORK: z.enum(['mainnet', 'testnet']).default('mainnet'),
   ALLOW_PRIVATE_URLS: bool.default(false),
   ADMIN_WALLETS: addressList.default([]),
   PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
   INVOKE_TIMEOUT_MS: int(100, 300_000).default(30_000),
+  // Anti-Sybil: an endorser's oldest agent must be at least this old (0 turns the rule off).
+  ENDORSER_MIN_AGE_HOURS: int(0, 8_760).default(0),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // EIP-191 recovery: the native libsecp256k1 addon when it loads, or viem's pure JS (benchmarks).

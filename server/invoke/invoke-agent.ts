@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Ajv, type ValidateFunction } from 'ajv';
 import { loadOneAgentMetrics } from '../trust/agent-metrics';
 import { findAgent } from '../agents/find-agent';
+import { validateInvokePayload } from '../agents/invoke-schema';
 import { sharedCache } from '../core/shared-state';
 import { holdAccount, walletAccount } from '../credits/accounts';
 import { post } from '../credits/ledger';
@@ -14,7 +14,9 @@ import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
 import { OutboundError, outboundRequest } from '../net/outbound';
 import { currentRuntime } from '../core/runtime';
+import { log } from '../core/log';
 import { recordPartnership } from '../trust/derive-edges';
+import { signForwardedRequest } from './sign-forwarded';
 
 /** The fixed router identifier sent as X-Service-Via. */
 export const ROUTER_ID = 'vouchsafe-router/1';
@@ -22,23 +24,10 @@ export const ROUTER_ID = 'vouchsafe-router/1';
 // The router's hot path keeps every statement it can off the database: targets are cached for
 // 2 s and callers' trust scores for 30 s, both dropped the moment a change commits anywhere.
 const targets = sharedCache<Agent | null>('invoke.targets', { ttlMs: 2_000, dropOn: ['agent'] });
-const callerTrust = sharedCache<number>('invoke.caller-trust', { ttlMs: 30_000, dropOn: ['agent', 'trust'] });
-
-const ajv = new Ajv({ strict: false, allErrors: true });
-const validators = new WeakMap<object, ValidateFunction>();
-
-function validatePayload(schema: object, payload: unknown): void {
-  let validate = validators.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    validators.set(schema, validate);
-  }
-  if (!validate(payload)) {
-    const fields: Record<string, string> = {};
-    for (const error of validate.errors ?? []) fields[error.instancePath || '/'] ??= error.message ?? 'invalid';
-    throw new ApiError('invalid_request', 'The payload does not match the target agent’s invoke_schema', { fields });
-  }
-}
+const callerTrust = sharedCache<{ spec: number; propagated: number }>('invoke.caller-trust', {
+  ttlMs: 30_000,
+  dropOn: ['agent', 'trust'],
+});
 
 /** Throws 422 unless the agent can be invoked now. */
 export function assertCallable(agent: Agent): asserts agent is Agent & { invokeUrl: string } {
@@ -63,7 +52,10 @@ export interface InvokeResult {
   response: unknown;
 }
 
-type Outcome = { status: 'success' | 'error' | 'timeout'; httpStatus: number; response: unknown; error?: string };
+/** What a caller learns about a failed forward (docs/spec-decisions.md). */
+export type FailureReason = 'target_unreachable' | 'target_error' | 'target_timeout';
+
+type Outcome = { status: 'success' | 'error' | 'timeout'; httpStatus: number; response: unknown; error?: FailureReason };
 
 function parseBody(body: Buffer, contentType: string | undefined): unknown {
   const text = body.toString('utf8');
@@ -80,33 +72,45 @@ function parseBody(body: Buffer, contentType: string | undefined): unknown {
 async function forward(target: Agent & { invokeUrl: string }, caller: Caller, id: string, input: InvokeInput): Promise<Outcome> {
   const { config } = currentRuntime();
   const trust = caller.agentId
-    ? await callerTrust().get(
-        caller.agentId,
-        async () => (await loadOneAgentMetrics({ id: caller.agentId! }, database().sql)).trust.total,
-      )
-    : 0;
+    ? await callerTrust().get(caller.agentId, async () => {
+        const metrics = await loadOneAgentMetrics({ id: caller.agentId! }, database().sql);
+        return { spec: metrics.trust.total, propagated: metrics.propagatedTrust };
+      })
+    : { spec: 0, propagated: 0 };
+  const body = JSON.stringify(input.payload ?? null);
+  const identity: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-service-caller-wallet': caller.wallet,
+    'x-service-trust-score': String(trust.spec),
+    'x-service-propagated-trust': String(trust.propagated),
+    'x-service-via': ROUTER_ID,
+    'x-service-invocation-id': id,
+  };
+  // Absent rather than empty when the caller has no agent, so that the signature covers what is sent.
+  if (caller.agentId) identity['x-service-caller-agent-id'] = caller.agentId;
   try {
+    const headers = await signForwardedRequest(
+      { method: 'POST', url: target.invokeUrl, headers: identity, body, nonce: id },
+      database().sql,
+    );
     const response = await outboundRequest(target.invokeUrl, {
       method: 'POST',
-      body: JSON.stringify(input.payload ?? null),
-      headers: {
-        'content-type': 'application/json',
-        'x-service-caller-wallet': caller.wallet,
-        'x-service-caller-agent-id': caller.agentId ?? '',
-        'x-service-trust-score': String(trust),
-        'x-service-via': ROUTER_ID,
-        'x-service-invocation-id': id,
-      },
+      body,
+      headers,
       timeoutMs: Math.min(input.timeoutMs, config.INVOKE_TIMEOUT_MS),
       allowPrivate: config.ALLOW_PRIVATE_URLS,
     });
-    const body = parseBody(response.body, response.headers['content-type']);
+    const answer = parseBody(response.body, response.headers['content-type']);
     return response.status >= 200 && response.status < 300
-      ? { status: 'success', httpStatus: response.status, response: body }
-      : { status: 'error', httpStatus: response.status, response: body, error: `target answered ${response.status}` };
+      ? { status: 'success', httpStatus: response.status, response: answer }
+      : { status: 'error', httpStatus: response.status, response: answer, error: 'target_error' };
   } catch (error) {
+    // The caller gets a fixed reason; the network detail (names, addresses, errno) stays in the log.
     const kind = error instanceof OutboundError ? error.kind : 'network';
-    return { status: kind === 'timeout' ? 'timeout' : 'error', httpStatus: 0, response: null, error: (error as Error).message };
+    const reason: FailureReason =
+      kind === 'timeout' ? 'target_timeout' : kind === 'too_large' ? 'target_error' : 'target_unreachable';
+    log.warn({ invocation_id: id, target_agent_id: target.id, kind, err: (error as Error).message }, 'invocation failed');
+    return { status: kind === 'timeout' ? 'timeout' : 'error', httpStatus: 0, response: null, error: reason };
   }
 }
 
@@ -119,7 +123,8 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   const target = await targets().get(input.target.toLowerCase(), () => findAgent(input.target));
   if (!target) throw ApiError.notFound('Agent');
   assertCallable(target);
-  if (target.invokeSchema && typeof target.invokeSchema === 'object') validatePayload(target.invokeSchema, input.payload);
+  if (target.invokeSchema && typeof target.invokeSchema === 'object')
+    validateInvokePayload(target.invokeSchema as Record<string, unknown>, input.payload);
 
   const { sql } = database();
   const id = randomUUID();
@@ -204,17 +209,24 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   if (outcome.status === 'timeout') {
     throw new ApiError('upstream_timeout', 'The target agent did not answer in time; the fee was refunded', {
       invocation_id: id,
+      reason: 'target_timeout',
       refunded_claw: microToClaw(fee),
     });
   }
   if (outcome.status === 'error') {
-    throw new ApiError('upstream_error', 'The target agent returned an error; the fee was refunded', {
-      invocation_id: id,
-      target_status: outcome.httpStatus || null,
-      target_error: outcome.error,
-      target_response: outcome.response,
-      refunded_claw: microToClaw(fee),
-    });
+    const unreachable = outcome.error === 'target_unreachable';
+    throw new ApiError(
+      'upstream_error',
+      `${unreachable ? 'The target agent could not be reached' : 'The target agent returned an error'}; the fee was refunded`,
+      {
+        invocation_id: id,
+        reason: outcome.error ?? 'target_error',
+        target_status: outcome.httpStatus || null,
+        target_error: outcome.error ?? 'target_error',
+        target_response: outcome.response,
+        refunded_claw: microToClaw(fee),
+      },
+    );
   }
   return { invocationId: id, target, fee, durationMs, httpStatus: outcome.httpStatus, response: outcome.response };
 }

@@ -63,7 +63,18 @@ export async function handleMcpRequest(request: Request, body: unknown, caller: 
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request, { parsedBody: body });
+    // The wrapper has parsed the JSON body already, and answers are always JSON: a client that sends no
+    // (or another) Accept or content type is served rather than refused with the transport's 406/415.
+    const headers = new Headers(request.headers);
+    headers.set('accept', 'application/json, text/event-stream');
+    headers.set('content-type', 'application/json');
+    const normalized = new Request(request.url, { method: 'POST', headers });
+    const response = await transport.handleRequest(normalized, { parsedBody: body });
+    if (response.status < 400) return response;
+    // A refused JSON-RPC message (a batch, a malformed request) answers in the API's one error shape,
+    // with the JSON-RPC error kept in details.
+    const answer = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new ApiError('invalid_request', `MCP: ${answer?.error?.message ?? 'request refused'}`, { jsonrpc: answer });
   } finally {
     // With JSON responses the answer is complete once handleRequest returns.
     void server.close().catch(() => {});

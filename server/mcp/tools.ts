@@ -10,6 +10,9 @@ import { EVENT_NAMES } from '../events/emit';
 import { invokeAgent } from '../invoke/invoke-agent';
 import { toolInputs, type ToolName } from '../schemas/mcp';
 import { listSkills } from '../skills/list-skills';
+import { requireLiveAccess } from '../smart-money/access';
+import { listAlerts } from '../smart-money/feed';
+import { quote } from '../trade/quote';
 
 // The nine tools, each run through the same services as the REST endpoints, with the same
 // authentication and scopes. Both doors (POST {tool, input} and the Model Context Protocol) call
@@ -79,8 +82,15 @@ export const TOOLS = [
     description: 'Quote a swap on Base (Uniswap): token_in, token_out (address or ETH), human amount_in, slippage_bps.',
     auth: 'bearer',
     scopes: [],
-    available: false,
-    run: async () => unavailable('get_trade_quote', 'trade'),
+    available: true,
+    run: (input, caller) =>
+      quote({
+        tokenIn: input.token_in,
+        tokenOut: input.token_out,
+        amountIn: input.amount_in,
+        slippageBps: input.slippage_bps,
+        recipient: caller!.wallet,
+      }),
   }),
   tool({
     name: 'check_claw_balance',
@@ -111,8 +121,11 @@ export const TOOLS = [
     description: 'Recent smart-money alerts above min_usd (needs a smart-money subscription).',
     auth: 'bearer',
     scopes: [],
-    available: false,
-    run: async () => unavailable('get_smart_money_alerts', 'smart-money'),
+    available: true,
+    async run(input, caller) {
+      await requireLiveAccess(caller!);
+      return { alerts: await listAlerts({ minUsd: input.min_usd, limit: input.limit }), min_usd: input.min_usd };
+    },
   }),
   tool({
     name: 'list_skills',

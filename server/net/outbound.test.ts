@@ -18,6 +18,14 @@ const BLOCKED_URLS = [
   'http://[0:0:0:0:0:ffff:a00:1]/',
   'http://[64:ff9b::7f00:1]/',
   'http://[2002:7f00:1::]/',
+  'http://[2002:a00:1::1]/', // 6to4 of 10.0.0.1
+  'http://[64:ff9b:1::7f00:1]/', // local-use NAT64
+  'http://[64:ff9b:1:ffff::808:808]/', // local-use NAT64, whatever it embeds
+  'http://[64:ff9b:0:0:0:0:a9fe:a9fe]/', // NAT64 of 169.254.169.254, long form
+  'http://[64:ff9b::192.168.0.1]/', // NAT64, dotted
+  'http://[::ffff:0:7f00:1]/', // IPv4-translated
+  'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', // Teredo
+  'http://[2001::7f00:1]/', // Teredo prefix
   'http://169.254.169.254/latest/meta-data/',
   'http://169.254.0.1/',
   'http://10.0.0.1/',
@@ -61,6 +69,20 @@ const PUBLIC_ADDRESSES = [
   '100.128.0.1',
   '2606:4700::1111',
   '2001:4860:4860::8888',
+  '64:ff9b::808:808', // NAT64 of 8.8.8.8
+  '2002:808:808::1', // 6to4 of 8.8.8.8
+];
+
+// Resolved addresses (DNS answers) that embed a private IPv4 address, refused at connect time.
+const BLOCKED_ANSWERS = [
+  '64:ff9b::7f00:1',
+  '64:ff9b:1::7f00:1',
+  '64:ff9b:1::a00:1',
+  '2002:7f00:1::1',
+  '2002:c0a8:1::1',
+  '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+  '::ffff:127.0.0.1',
+  '::ffff:0:a9fe:a9fe',
 ];
 
 describe('address policy', () => {
@@ -77,6 +99,16 @@ describe('address policy', () => {
       timeoutMs: 2000,
       allowPrivate: false,
       resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
+    await expect(attempt).rejects.toMatchObject({ kind: 'blocked_address' });
+  });
+
+  it.each(BLOCKED_ANSWERS)('refuses a name that resolves to %s at connect time', async (address) => {
+    expect(isBlockedAddress(address)).toBe(true);
+    const attempt = outboundRequest('https://agent.example.com/', {
+      timeoutMs: 2000,
+      allowPrivate: false,
+      resolve: async () => [{ address, family: 6 }],
     });
     await expect(attempt).rejects.toMatchObject({ kind: 'blocked_address' });
   });

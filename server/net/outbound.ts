@@ -18,6 +18,8 @@ export interface OutboundOptions {
   allowPrivate: boolean;
   /** DNS resolution, replaceable in tests. */
   resolve?: (hostname: string) => Promise<LookupAddress[]>;
+  /** Internal: this is the one retry after a kept-alive connection was found closed. */
+  retried?: boolean;
 }
 
 export interface OutboundResponse {
@@ -93,6 +95,7 @@ export function outboundRequest(rawUrl: string, options: OutboundOptions): Promi
 
   return new Promise((resolve, reject) => {
     let settled = false;
+    let responded = false;
     const fail = (error: OutboundError) => {
       if (settled) return;
       settled = true;
@@ -112,6 +115,7 @@ export function outboundRequest(rawUrl: string, options: OutboundOptions): Promi
           : agents[options.allowPrivate ? 'open' : 'guarded'][url.protocol === 'https:' ? 'https' : 'http'],
       },
       (response) => {
+        responded = true;
         const chunks: Buffer[] = [];
         let size = 0;
         response.on('data', (chunk: Buffer) => {
@@ -139,6 +143,20 @@ export function outboundRequest(rawUrl: string, options: OutboundOptions): Promi
     );
     request.on('error', (error) => {
       clearTimeout(timer);
+      // A kept-alive connection the target closed while idle fails at once with ECONNRESET before
+      // anything was answered: the target never saw the request, so it is sent once more on a new one.
+      if (
+        !settled &&
+        !responded &&
+        !options.retried &&
+        request.reusedSocket &&
+        (error as NodeJS.ErrnoException).code === 'ECONNRESET'
+      ) {
+        settled = true;
+        const left = Math.max(1, options.timeoutMs - (performance.now() - started));
+        resolve(outboundRequest(rawUrl, { ...options, timeoutMs: left, retried: true }));
+        return;
+      }
       fail(error instanceof OutboundError ? error : new OutboundError('network', error.message));
     });
     request.end(options.body);

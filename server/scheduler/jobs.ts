@@ -6,7 +6,11 @@ import { expireStaleSignals } from '../signals/expire-signals';
 import { payReferrals } from '../referrals/pay-referrals';
 import { refreshActiveTiers, TIER_TTL_MS } from '../agents/tiers';
 import { runWebhooks, startWebhookWorker, webhookSettings } from '../webhooks/deliver-webhooks';
+import { ROUTER_KEY_MAX_AGE_DAYS, rotateRouterKeyIfOld } from '../invoke/router-keys';
+import { database } from '../core/db';
 import { log } from '../core/log';
+import { runDueStrategies } from '../trade/strategies';
+import { indexSmartMoney } from '../smart-money/indexer';
 import type { Runtime } from '../core/runtime';
 
 export interface Job {
@@ -71,6 +75,24 @@ export const JOBS: Job[] = [
     id: 'webhooks',
     everyMs: 10_000,
     run: (runtime) => runWebhooks(runtime.database, webhookSettings(runtime)),
+  },
+  {
+    id: 'rotate-router-key',
+    everyMs: 3_600_000,
+    // The router's signing key is replaced when it is older than ROUTER_KEY_MAX_AGE_DAYS.
+    run: () => rotateRouterKeyIfOld(database().sql, ROUTER_KEY_MAX_AGE_DAYS),
+  },
+  {
+    // Non-custodial strategies: a fresh quote + unsigned swap per due strategy (docs/trade.md).
+    id: 'trade-strategies',
+    everyMs: 15_000,
+    run: () => runDueStrategies(),
+  },
+  {
+    // Swap logs of tracked wallets into smart-money events and alerts (docs/smart-money.md).
+    id: 'smart-money-indexer',
+    everyMs: 10_000,
+    run: () => indexSmartMoney(),
   },
 ];
 

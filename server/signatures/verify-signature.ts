@@ -27,6 +27,15 @@ export function signatureBackend(): 'native' | 'js' {
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 
+/** Half the secp256k1 group order: EIP-2 accepts only s <= n/2 (the other half is a malleated copy). */
+const HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+/** True for a 65-byte signature whose s is in the upper half (EIP-2), which every check refuses. */
+export function isHighS(signature: string): boolean {
+  if (!SIGNATURE.test(signature)) return false;
+  return BigInt(`0x${signature.slice(66, 130)}`) > HALF_ORDER;
+}
+
 /**
  * Verifies smart-contract wallets (ERC-1271, and ERC-6492 for undeployed ones) through the chain:
  * by default the chain layer's viem verifyMessage (server/chain/contract-signatures.ts); tests may
@@ -40,7 +49,7 @@ export function setContractSignatureVerifier(verifier: typeof contractVerifier):
 
 /** Recovers the signer of an EIP-191 message, or null when the signature is not a valid 65-byte ECDSA signature. */
 export async function recoverSigner(message: string, signature: string): Promise<Address | null> {
-  if (!SIGNATURE.test(signature)) return null;
+  if (!SIGNATURE.test(signature) || isHighS(signature)) return null;
   const bytes = hexToBytes(signature as Hex);
   const v = bytes[64]!;
   const recid = v >= 27 ? v - 27 : v;
@@ -66,6 +75,8 @@ const MAX_CONTRACT_SIGNATURE_HEX = 2 + 2 * 16_384;
  * Throws 502/503 (chain_error, chain_unavailable) when the chain is needed and fails.
  */
 export async function verifyWalletSignature(address: Address, message: string, signature: string): Promise<boolean> {
+  // A malleated ECDSA signature is refused before any path (including a contract verifier) sees it.
+  if (isHighS(signature)) return false;
   const signer = await recoverSigner(message, signature);
   if (signer && signer.toLowerCase() === address.toLowerCase()) return true;
   if (signature.length > MAX_CONTRACT_SIGNATURE_HEX || !/^0x(?:[0-9a-fA-F]{2})+$/.test(signature)) return false;

@@ -10,6 +10,7 @@ export async function platformStats() {
        (SELECT count(*) FROM endorsements WHERE status = 'active') AS endorsements,
        (SELECT count(*) FROM attestations) AS attestations,
        (SELECT count(*) FROM invocations WHERE status = 'success') AS invocations,
+       (SELECT count(*) FROM smart_money_wallets) AS wallets_tracked,
        (SELECT count(*) FROM events) AS events`,
   );
   const n = (key: string) => Number(row?.[key] ?? 0);
@@ -20,9 +21,9 @@ export async function platformStats() {
     endorsements: n('endorsements'),
     attestations: n('attestations'),
     invocations: n('invocations'),
-    // The contract analyzer and smart-money tracking are not built yet: nothing to count.
+    // The contract analyzer is not built yet: nothing to count.
     scans: 0,
-    wallets_tracked: 0,
+    wallets_tracked: n('wallets_tracked'),
     events: n('events'),
     generated_at: new Date().toISOString(),
   };

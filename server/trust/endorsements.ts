@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
-import { requireAgent } from '../agents/find-agent';
+import { primaryAgentOf, requireAgent } from '../agents/find-agent';
+import { currentRuntime } from '../core/runtime';
 import { loadOneAgentMetrics } from './agent-metrics';
 import { verifySignedMessage } from '../signatures/verify-signed-message';
 import { database, db } from '../core/db';
@@ -64,6 +65,31 @@ async function verifyAny(wallet: Address, message: string, signature: string, ac
   await verifySignedMessage({ wallet, message, signature, action });
 }
 
+/**
+ * Anti-Sybil rules for endorsers (docs/spec-decisions.md): only a wallet with a registered agent may
+ * endorse (403), and its oldest agent must be ENDORSER_MIN_AGE_HOURS old (403 with the time left), so a
+ * throwaway wallet cannot move a score the moment it exists. Checked before the signature is consumed.
+ */
+export async function assertMayEndorse(wallet: Address): Promise<void> {
+  const endorser = await primaryAgentOf(wallet);
+  if (!endorser) {
+    throw new ApiError('forbidden', 'Only registered agents may endorse: register an agent for this wallet first', {
+      reason: 'no_registered_agent',
+    });
+  }
+  const minAgeMs = currentRuntime().config.ENDORSER_MIN_AGE_HOURS * 3_600_000;
+  const waitMs = endorser.createdAt.getTime() + minAgeMs - Date.now();
+  if (waitMs > 0) {
+    const hours = currentRuntime().config.ENDORSER_MIN_AGE_HOURS;
+    throw new ApiError('forbidden', `An endorser's agent must be at least ${hours} hours old`, {
+      reason: 'endorser_too_new',
+      min_age_hours: hours,
+      endorser_agent_id: endorser.id,
+      eligible_at: new Date(endorser.createdAt.getTime() + minAgeMs).toISOString(),
+    });
+  }
+}
+
 /** POST /api/agents/{id}/endorse: the endorser signs `Endorse agent <id> as <type> <unix seconds>`. */
 export async function endorseAgent(input: EndorseInput) {
   const agent = await requireAgent(input.ref);
@@ -72,6 +98,7 @@ export async function endorseAgent(input: EndorseInput) {
       fields: { endorser_wallet: 'is the agent’s owner' },
     });
   }
+  await assertMayEndorse(input.endorserWallet);
   const duplicate = () =>
     new ApiError('duplicate_endorsement', `This wallet already endorsed the agent as ${input.attestationType}`, {
       attestation_type: input.attestationType,

@@ -18,7 +18,7 @@ export default endpoint({
   response: endorseResult,
   errors: {
     401: 'Bad, stale or reused signature',
-    403: 'The endorser has no registered agent',
+    403: 'The endorser has no registered agent, or its agent is younger than ENDORSER_MIN_AGE_HOURS (default 0: off)',
     404: 'Unknown agent',
     409: 'Already endorsed with this type',
   },

@@ -1,0 +1,15 @@
+// GET /api/smart-money/preview - public sample events, webhook payloads and upgrade info
+import { endpoint } from '../../http/endpoint';
+import { smartMoneyPreview } from '../../schemas/smart-money';
+import { smartMoneyPreview as preview } from '../../smart-money/preview';
+
+export default endpoint({
+  method: 'get',
+  path: '/api/smart-money/preview',
+  summary: 'Smart-money preview (public)',
+  tags: ['Smart money'],
+  auth: 'none',
+  status: 200,
+  response: smartMoneyPreview,
+  handler: async () => preview(),
+});
