@@ -136,16 +136,47 @@ describe('POST /api/v1/mcp {tool, input}', () => {
     expect((await app.post('/api/v1/mcp', { input: {} })).status).toBe(400);
   });
 
-  it('answers 503 for the tools whose services this deployment does not have yet', async () => {
+  it('posts a job with its bounty escrowed and lists it by minimum bounty (post_job, list_jobs)', async () => {
     const me = await session();
-    for (const [tool, input] of [
-      ['post_job', { title: 'Do it', description: 'Now' }],
-      ['list_jobs', {}],
-    ] as const) {
-      const response = await app.post('/api/v1/mcp', { tool, input }, { token: me.token });
-      expect(response.status, tool).toBe(503);
-      expect(response.body.code).toBe('service_unavailable');
-    }
+    await fund(me.address, 10);
+    const noBounty = await app.post(
+      '/api/v1/mcp',
+      { tool: 'post_job', input: { title: 'Do it', description: 'Now' } },
+      { token: me.token },
+    );
+    expect(noBounty.status).toBe(400);
+    expect(noBounty.body.details.fields).toHaveProperty('bounty_claw');
+    const tooMuch = await app.post(
+      '/api/v1/mcp',
+      { tool: 'post_job', input: { title: 'Do it', description: 'Now', bounty_claw: 11 } },
+      { token: me.token },
+    );
+    expect(tooMuch.status).toBe(402);
+    expect(await clawBalance(me.address)).toBe(10);
+    const posted = await app.post(
+      '/api/v1/mcp',
+      {
+        tool: 'post_job',
+        input: { title: 'Index the pool', description: 'Every swap', bounty_claw: 7, skill_required: 'indexing' },
+      },
+      { token: me.token },
+    );
+    expect(posted.status).toBe(200);
+    expect(posted.body.result).toMatchObject({ bounty_claw: 7 });
+    expect(await clawBalance(me.address)).toBe(3);
+    const anonymous = (input: object) => app.post('/api/v1/mcp', { tool: 'list_jobs', input });
+    const found = await anonymous({ q: 'Index the pool', min_bounty: 7 });
+    expect(found.status).toBe(200);
+    expect(found.body.result.jobs.map((job: { title: string }) => job.title)).toContain('Index the pool');
+    expect((await anonymous({ q: 'Index the pool', min_bounty: 7.000001 })).body.result.jobs).toEqual([]);
+    expect((await anonymous({ min_bounty: 0.0000001 })).status).toBe(400);
+    expect(
+      (await app.post('/api/v1/mcp', { tool: 'post_job', input: { title: 'x', description: 'y', bounty_claw: 1 } })).status,
+    ).toBe(401);
+  });
+
+  it('answers for trade and smart money without a chain or a tier', async () => {
+    const me = await session();
     // trade and smart money are wired: this app has no chain (503 chain_unavailable) and the caller no tier
     const quote = await app.post(
       '/api/v1/mcp',
@@ -185,7 +216,8 @@ describe('Model Context Protocol over streamable HTTP (SDK client)', () => {
     expect(denied.isError).toBe(true);
     expect(parseText(denied)).toMatchObject({ code: 'unauthorized', status: 401 });
     const jobs = await anonymous.callTool({ name: 'list_jobs', arguments: {} });
-    expect(parseText(jobs)).toMatchObject({ code: 'service_unavailable', status: 503 });
+    expect(jobs.isError).toBeFalsy();
+    expect(jobs.structuredContent).toMatchObject({ jobs: expect.any(Array) });
     const invalid = await anonymous.callTool({ name: 'list_agents', arguments: { limit: 500 } });
     expect(invalid.isError).toBe(true);
     await anonymous.close();
@@ -201,7 +233,7 @@ describe('Model Context Protocol over streamable HTTP (SDK client)', () => {
     expect(await clawBalance(me.address)).toBe(3);
     for (const [name, args, status] of [
       ['get_trade_quote', { token_in: 'ETH', token_out: 'USDC', amount_in: '1' }, 503],
-      ['post_job', { title: 'Job', description: 'Desc' }, 503],
+      ['post_job', { title: 'Job', description: 'Desc' }, 400],
       ['get_smart_money_alerts', {}, 403],
     ] as const) {
       const result = await client.callTool({ name, arguments: args });

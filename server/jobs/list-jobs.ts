@@ -7,6 +7,8 @@ export interface ListJobsInput {
   status?: 'open' | 'bid' | 'executing' | 'completed' | 'expired' | 'all';
   skill?: string;
   q?: string;
+  /** micro-CLAW (the MCP list_jobs tool's min_bounty) */
+  minBounty?: bigint;
   limit: number;
   offset: number;
 }
@@ -27,6 +29,7 @@ export function listJobs(input: ListJobsInput) {
     input.status ?? 'all',
     input.skill?.trim().toLowerCase() ?? '',
     input.q?.trim() ?? '',
+    String(input.minBounty ?? 0n),
     input.limit,
     input.offset,
   ]);
@@ -37,6 +40,7 @@ export async function queryJobs(input: ListJobsInput) {
   const p = new SqlParams();
   const where: string[] = [];
   if (input.status && input.status !== 'all') where.push(`j.status = ${p.add(input.status)}`);
+  if (input.minBounty) where.push(`j.bounty >= ${p.add(input.minBounty.toString())}::bigint`);
   if (input.skill) where.push(`lower(j.required_skill) = lower(${p.add(input.skill.trim())})`);
   for (const word of (input.q ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8)) {
     const like = p.add(likePattern(word));

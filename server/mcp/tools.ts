@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import type { Caller } from '../core/caller';
 import { ApiError, validationError } from '../core/errors';
-import { microToClaw } from '../core/money';
+import { clawToMicro, microToClaw } from '../core/money';
 import { currentRuntime } from '../core/runtime';
 import { getCredits } from '../credits/get-credits';
 import { presentAgentsB } from '../directory/agent-views';
 import { listAgents } from '../directory/list-agents';
 import { EVENT_NAMES } from '../events/emit';
 import { invokeAgent } from '../invoke/invoke-agent';
+import { listJobs } from '../jobs/list-jobs';
+import { postJob } from '../jobs/post-job';
 import { toolInputs, type ToolName } from '../schemas/mcp';
 import { listSkills } from '../skills/list-skills';
 import { requireLiveAccess } from '../smart-money/access';
@@ -26,10 +28,6 @@ export interface ToolDef<N extends ToolName = ToolName> {
   /** False when this deployment does not have the service behind the tool yet. */
   available: boolean;
   run(input: z.output<(typeof toolInputs)[N]>, caller: Caller | null): Promise<unknown>;
-}
-
-function unavailable(tool: ToolName, domain: string): never {
-  throw new ApiError('service_unavailable', `The ${tool} tool is not available on this deployment yet`, { tool, domain });
 }
 
 function tool<N extends ToolName>(def: ToolDef<N>): ToolDef<N> {
@@ -102,19 +100,40 @@ export const TOOLS = [
   }),
   tool({
     name: 'post_job',
-    description: 'Post a job with an escrowed CLAW bounty.',
+    description: 'Post a job with an escrowed CLAW bounty (bounty_claw is required: it moves into escrow).',
     auth: 'bearer',
-    scopes: [],
-    available: false,
-    run: async () => unavailable('post_job', 'jobs'),
+    scopes: ['jobs.write'],
+    available: true,
+    async run(input, caller) {
+      if (input.bounty_claw === undefined) {
+        throw new ApiError('invalid_request', 'bounty_claw is required: a job’s bounty is escrowed when it is posted', {
+          fields: { bounty_claw: 'required' },
+        });
+      }
+      return postJob(caller!, {
+        title: input.title,
+        description: input.description,
+        requiredSkill: input.skill_required,
+        bounty: input.bounty_claw,
+        expiresAt: input.deadline,
+      });
+    },
   }),
   tool({
     name: 'list_jobs',
     description: 'List jobs by status, minimum bounty and text.',
     auth: 'none',
     scopes: [],
-    available: false,
-    run: async () => unavailable('list_jobs', 'jobs'),
+    available: true,
+    run(input) {
+      const minBounty = input.min_bounty === undefined ? undefined : clawToMicro(input.min_bounty);
+      if (minBounty === null) {
+        throw new ApiError('invalid_request', 'min_bounty has more than 6 decimals', {
+          fields: { min_bounty: 'at most 6 decimals' },
+        });
+      }
+      return listJobs({ status: input.status, q: input.q, minBounty, limit: input.limit, offset: 0 });
+    },
   }),
   tool({
     name: 'get_smart_money_alerts',
