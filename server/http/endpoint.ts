@@ -112,6 +112,14 @@ export function endpoint<
   return def;
 }
 
+/**
+ * The same endpoint served at a second path (the two API families publish a few operations twice):
+ * one declaration, so the twins cannot drift apart.
+ */
+export function alsoAt<T extends { path: string }>(def: T, path: string): T {
+  return { ...def, path };
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyEndpoint = EndpointDef<any, any, any, any, any>;
 
