@@ -40,6 +40,12 @@ test('a sign-in challenge is single use and bound to this domain', async ({ requ
 
 test('endorse an agent end to end: the wallet signs the exact text and the API shows it', async ({ page, request }) => {
   const target = await seedAgent(request, 'Endorse Target');
+  // Only registered agents may endorse: the mock wallet registers its own agent first (or has one).
+  const message = `Register agent Mock Endorser ${Math.floor(Date.now() / 1000)}`;
+  const registered = await request.post('/api/register-agent', {
+    data: { agentName: 'Mock Endorser', walletAddress: MOCK.address, message, signature: await MOCK.signMessage({ message }) },
+  });
+  expect([200, 201, 409], await registered.text()).toContain(registered.status());
   await openPage(page, `/agents/${target.handle}`);
   await signInWithMockWallet(page);
   await page.getByLabel('Endorsement type').selectOption('security_audited');
