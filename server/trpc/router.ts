@@ -3,7 +3,10 @@ import { adminRouter } from './routers/admin';
 import { agentsRouter } from './routers/agents';
 import { authRouter } from './routers/auth';
 import { graphRouter } from './routers/graph';
+import { jobsRouter } from './routers/jobs';
+import { leaderboardRouter } from './routers/leaderboard';
 import { meRouter } from './routers/me';
+import { signalsRouter } from './routers/signals';
 import { statsRouter } from './routers/stats';
 
 /** The UI's procedures (/api/trpc), over the same services as the REST API (docs/ui.md). */
@@ -14,6 +17,9 @@ export const appRouter = router({
   graph: graphRouter,
   me: meRouter,
   admin: adminRouter,
+  jobs: jobsRouter,
+  signals: signalsRouter,
+  leaderboard: leaderboardRouter,
 });
 
 export type AppRouter = typeof appRouter;

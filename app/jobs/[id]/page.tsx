@@ -1,13 +1,28 @@
 import type { Metadata } from 'next';
-import { ComingSoon } from '@/components/coming-soon';
+import { JobPage } from '@/components/pages/job-page';
+import { PageShell } from '@/components/ui/states';
+import { getJob } from '@/server/jobs/get-job';
+import { runtime } from '@/server/core/runtime';
 
-export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
-  return { title: `Job ${(await params).id.slice(0, 64)}` };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function lookup(id: string) {
+  if (!UUID.test(id)) return null;
+  await runtime();
+  return getJob(id, null).catch(() => null);
 }
 
-export default async function JobPage({ params }: { params: Promise<{ id: string }> }) {
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const job = await lookup((await params).id);
+  return { title: job ? `Job: ${job.title}` : 'Job not found' };
+}
+
+export default async function JobRoute({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
+  const job = await lookup(id);
   return (
-    <ComingSoon title={`Job ${id.slice(0, 64)}`} what="Job pages (description, bids, escrow, delivery) are not available yet." />
+    <PageShell title={job ? job.title : 'Job not found'}>
+      <JobPage jobId={id.slice(0, 64)} />
+    </PageShell>
   );
 }
