@@ -211,7 +211,6 @@ function BidForm({ jobId, bounty }: { jobId: string; bounty: number }) {
             required
             type="number"
             min="0.000001"
-            max={bounty}
             step="0.000001"
             inputMode="decimal"
             value={amount}

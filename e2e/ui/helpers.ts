@@ -80,3 +80,35 @@ export async function bearerFor(request: APIRequestContext, account: PrivateKeyA
   expect(verify.status()).toBe(200);
   return ((await verify.json()) as { token: string }).token;
 }
+
+/**
+ * A wallet with 100 CLAW to spend: its family B token and the one-time welcome grant
+ * (POST /api/v1/agents/bootstrap). `account` defaults to a fresh wallet.
+ */
+export async function fundedWallet(
+  request: APIRequestContext,
+  account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey()),
+) {
+  const token = await bearerFor(request, account);
+  const boot = await request.post('/api/v1/agents/bootstrap', { data: {}, headers: { Authorization: `Bearer ${token}` } });
+  expect(boot.status(), await boot.text()).toBe(200);
+  return { account, token };
+}
+
+/** A JSON call to the REST API as `token`; fails the test unless the status is `expected`. */
+export async function callApi<T = Record<string, unknown>>(
+  request: APIRequestContext,
+  token: string | null,
+  method: 'GET' | 'POST',
+  path: string,
+  data?: unknown,
+  expected = method === 'POST' ? 201 : 200,
+): Promise<T> {
+  const response = await request.fetch(path, {
+    method,
+    data,
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
+  expect(response.status(), `${method} ${path}: ${await response.text()}`).toBe(expected);
+  return (await response.json()) as T;
+}
