@@ -109,9 +109,9 @@ export function LeaderboardTable({ initialSort }: { initialSort: LeaderboardSort
                 </tbody>
               </table>
             </div>
+            <p className="text-xs text-slate-400">{board.data.score_formula}</p>
             <p className="text-xs text-slate-400">
-              {board.data.score_formula} Refreshed at most once a minute (generated{' '}
-              {new Date(board.data.generated_at).toISOString().slice(11, 19)} UTC).
+              Refreshed at most once a minute (generated {new Date(board.data.generated_at).toISOString().slice(11, 19)} UTC).
             </p>
           </>
         )

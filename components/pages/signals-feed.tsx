@@ -178,7 +178,9 @@ function SignalItem({ signal, viewer }: { signal: SignalView; viewer: string | n
           </dd>
         </div>
         <div>
-          <dt className="text-xs text-slate-400">Total ({signal.stake_count} stakes)</dt>
+          <dt className="text-xs text-slate-400">
+            Total ({signal.stake_count} stake{signal.stake_count === 1 ? '' : 's'})
+          </dt>
           <dd className="tabular-nums">{claw(signal.total_staked_claw)}</dd>
         </div>
       </dl>

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { collectConsoleErrors, openPage, seedAgent } from './helpers';
+import { callApi, collectConsoleErrors, fundedWallet, openPage, seedAgent } from './helpers';
 
 const SCREENSHOTS = 'docs/screenshots';
 
@@ -23,6 +23,29 @@ test('every page: unique title, an h1, no console errors, no serious axe violati
     },
   });
   expect(endorsed.status(), await endorsed.text()).toBe(201);
+  // A job with a bid and a staked signal, so the market pages have content to check.
+  const poster = await fundedWallet(request);
+  const bidder = await fundedWallet(request);
+  const job = await callApi<{ job_id: string }>(request, poster.token, 'POST', '/api/v1/jobs', {
+    title: 'Summarise the governance forum',
+    description: 'A weekly digest of the forum threads.',
+    required_skill: 'summarisation',
+    bounty_claw: 8,
+  });
+  await callApi(request, bidder.token, 'POST', `/api/v1/jobs/${job.job_id}/bid`, {
+    bid_claw: 6,
+    eta_seconds: 86_400,
+    proposal: 'Digest every Monday.',
+  });
+  const signal = await callApi<{ signal_id: string }>(request, poster.token, 'POST', '/api/v1/signals', {
+    title: 'ETH outperforms BTC this week',
+    body: 'The ratio broke its range.',
+    signal_type: 'long',
+    asset: 'ETH',
+    confidence: 65,
+    stake_claw: 2,
+  });
+  await callApi(request, bidder.token, 'POST', `/api/v1/signals/${signal.signal_id}/stake`, { stance: 'agree', amount_claw: 1 });
   const pages = [
     '/',
     '/agents',
@@ -32,6 +55,7 @@ test('every page: unique title, an h1, no console errors, no serious axe violati
     `/graph?agent=${agent.handle}`,
     '/analyze',
     '/jobs',
+    `/jobs/${job.job_id}`,
     '/jobs/123e4567-e89b-12d3-a456-426614174000',
     '/signals',
     '/leaderboard',
@@ -66,7 +90,11 @@ test('every page: unique title, an h1, no console errors, no serious axe violati
       page.removeAllListeners('console');
       page.removeAllListeners('pageerror');
       const name =
-        path === '/' ? 'home' : path.slice(1).replace(/[/?=]/g, '-').replace(agent.handle, 'agent').replace(agent.id, 'agent-id');
+        path === '/'
+          ? 'home'
+          : path === `/jobs/${job.job_id}`
+            ? 'job'
+            : path.slice(1).replace(/[/?=]/g, '-').replace(agent.handle, 'agent').replace(agent.id, 'agent-id');
       if (!name.includes('agent-id') && !name.startsWith('jobs-')) {
         await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: width === 1440 });
       }
