@@ -118,7 +118,7 @@ test('the board, a job page, a signal with its stake totals and the leaderboard 
 test('signed in: post a job, bid, deliver and stake through the UI; the API shows each step', async ({ page, request }) => {
   const run = tag();
   const { token: mockToken } = await fundedWallet(request, MOCK);
-  const { account: other, token: otherToken } = await fundedWallet(request);
+  const { token: otherToken } = await fundedWallet(request);
   const balance = async () =>
     (await callApi<{ balance_claw: number }>(request, mockToken, 'GET', '/api/v1/credits')).balance_claw;
   const before = await balance();
