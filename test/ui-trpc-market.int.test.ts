@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../server/trpc/router';
 import { startTestApp, type TestApp } from './harness';
 import { assertLedgerBalanced, clawBalance, fund } from './money';
-import { newWallet, registerAgent } from './wallets';
+import { registerAgent } from './wallets';
 
 let app: TestApp;
 beforeAll(async () => {
