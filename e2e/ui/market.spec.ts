@@ -70,6 +70,8 @@ test('the board, a job page, a signal with its stake totals and the leaderboard 
   await expect(page.getByText('No jobs match these filters.')).toBeVisible();
   await page.getByLabel('Status').selectOption('bid');
   await page.getByLabel('Required skill').fill('solidity-audit');
+  await expect(page).toHaveURL(/status=bid&skill=solidity-audit/);
+  await expect(item).toBeVisible();
   await item.getByRole('link').click();
 
   // The job page: title, bounty, poster and the bid.
@@ -149,6 +151,20 @@ test('signed in: post a job, bid, deliver and stake through the UI; the API show
   });
   expect(await balance()).toBe(before - 12);
   await expect(page.getByTestId('job-list')).toContainText(`Index the pool events ${run}`);
+
+  // Another wallet bids on it (API); the poster accepts through the job page.
+  const mine = listed.jobs[0]!.job_id;
+  await callApi(request, otherToken, 'POST', `/api/v1/jobs/${mine}/bid`, {
+    bid_claw: 11,
+    eta_seconds: 600,
+    proposal: `On it ${run}`,
+  });
+  await page.getByTestId('job-posted').getByRole('link', { name: 'Open the job' }).click();
+  await expect(page.locator('h1')).toHaveText(`Index the pool events ${run}`);
+  await page.getByRole('button', { name: /Accept the bid from/ }).click();
+  await expect(page.getByTestId('job-status')).toHaveText('executing');
+  await expect(page.getByTestId('bid-list').locator('li')).toContainText('accepted');
+  expect((await callApi<JobDetail>(request, null, 'GET', `/api/v1/jobs/${mine}`)).status).toBe('executing');
 
   // Bid on another wallet's job.
   const job = await callApi<{ job_id: string }>(request, otherToken, 'POST', '/api/v1/jobs', {
