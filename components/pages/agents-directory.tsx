@@ -1,9 +1,9 @@
 'use client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useTRPC } from '../trpc';
+import { useQueryInUrl } from '../use-query-in-url';
 import { ErrorState, Loading } from '../ui/states';
 
 const TIERS = ['none', 'entry', 'pro', 'enterprise'] as const;
@@ -19,7 +19,6 @@ export interface DirectoryFilters {
 
 export function AgentsDirectory({ initial }: { initial: DirectoryFilters }) {
   const trpc = useTRPC();
-  const router = useRouter();
   const [filters, setFilters] = useState(initial);
   const [searchText, setSearchText] = useState(initial.search);
 
@@ -28,15 +27,12 @@ export function AgentsDirectory({ initial }: { initial: DirectoryFilters }) {
     const id = setTimeout(() => setFilters((f) => (f.search === searchText ? f : { ...f, search: searchText, page: 1 })), 300);
     return () => clearTimeout(id);
   }, [searchText]);
-  useEffect(() => {
-    const params = new URLSearchParams();
-    if (filters.search) params.set('search', filters.search);
-    if (filters.tier) params.set('tier', filters.tier);
-    if (filters.minTrust) params.set('min_trust', String(filters.minTrust));
-    if (filters.page > 1) params.set('page', String(filters.page));
-    const query = params.toString();
-    router.replace(query ? `/agents?${query}` : '/agents', { scroll: false });
-  }, [filters, router]);
+  useQueryInUrl('/agents', {
+    search: filters.search,
+    tier: filters.tier,
+    min_trust: filters.minTrust || undefined,
+    page: filters.page > 1 && filters.page,
+  });
 
   const list = useQuery({
     ...trpc.agents.list.queryOptions({

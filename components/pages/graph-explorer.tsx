@@ -6,6 +6,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { forceLayout } from '../graph-layout';
 import { useTRPC } from '../trpc';
+import { useQueryInUrl } from '../use-query-in-url';
 import { ErrorState, Loading } from '../ui/states';
 
 export const EDGE_COLORS: Record<string, string> = { trust: '#34d399', collaboration: '#60a5fa', partnership: '#f472b6' };
@@ -20,13 +21,7 @@ export function GraphExplorer({ initialAgent, initialDepth }: { initialAgent: st
   const [renderError, setRenderError] = useState<string | null>(null);
   const graph = useQuery(trpc.graph.around.queryOptions({ agent: agent || undefined, depth }));
 
-  useEffect(() => {
-    const params = new URLSearchParams();
-    if (agent) params.set('agent', agent);
-    if (depth !== 2) params.set('depth', String(depth));
-    const query = params.toString();
-    router.replace(query ? `/graph?${query}` : '/graph', { scroll: false });
-  }, [agent, depth, router]);
+  useQueryInUrl('/graph', { agent, depth: depth !== 2 && depth });
 
   useEffect(() => {
     const data = graph.data;

@@ -1,9 +1,9 @@
 'use client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
+import { useQueryInUrl } from '../use-query-in-url';
 import { Card, ErrorState, Loading, shortAddress } from '../ui/states';
 import { useSession } from '../use-session';
 import { JOB_STATUSES, type JobStatus } from './market-constants';
@@ -20,7 +20,6 @@ export interface JobFilters {
 
 export function JobsBoard({ initial }: { initial: JobFilters }) {
   const trpc = useTRPC();
-  const router = useRouter();
   const [filters, setFilters] = useState(initial);
   const [qText, setQText] = useState(initial.q);
   const [skillText, setSkillText] = useState(initial.skill);
@@ -34,15 +33,12 @@ export function JobsBoard({ initial }: { initial: JobFilters }) {
     );
     return () => clearTimeout(id);
   }, [qText, skillText]);
-  useEffect(() => {
-    const params = new URLSearchParams();
-    if (filters.status) params.set('status', filters.status);
-    if (filters.skill) params.set('skill', filters.skill);
-    if (filters.q) params.set('q', filters.q);
-    if (filters.page > 1) params.set('page', String(filters.page));
-    const query = params.toString();
-    router.replace(query ? `/jobs?${query}` : '/jobs', { scroll: false });
-  }, [filters, router]);
+  useQueryInUrl('/jobs', {
+    status: filters.status,
+    skill: filters.skill,
+    q: filters.q,
+    page: filters.page > 1 && filters.page,
+  });
 
   const list = useQuery({
     ...trpc.jobs.list.queryOptions({

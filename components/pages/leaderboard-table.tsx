@@ -1,9 +1,9 @@
 'use client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTRPC } from '../trpc';
+import { useQueryInUrl } from '../use-query-in-url';
 import { ErrorState, Loading, shortAddress } from '../ui/states';
 import { Badge } from './market-shared';
 import { LEADERBOARD_SORTS, type LeaderboardSort } from './market-constants';
@@ -19,11 +19,8 @@ const TIER_TONES = { diamond: 'sky', gold: 'amber', silver: 'slate', bronze: 'ro
 
 export function LeaderboardTable({ initialSort }: { initialSort: LeaderboardSort }) {
   const trpc = useTRPC();
-  const router = useRouter();
   const [sort, setSort] = useState(initialSort);
-  useEffect(() => {
-    router.replace(sort === 'score' ? '/leaderboard' : `/leaderboard?sort=${sort}`, { scroll: false });
-  }, [sort, router]);
+  useQueryInUrl('/leaderboard', { sort: sort !== 'score' && sort });
   const board = useQuery({ ...trpc.leaderboard.list.queryOptions({ sort, limit: 100 }), placeholderData: keepPreviousData });
 
   return (

@@ -1,8 +1,8 @@
 'use client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRouter } from 'next/navigation';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
+import { useQueryInUrl } from '../use-query-in-url';
 import { Card, ErrorState, Loading, shortAddress } from '../ui/states';
 import { useSession } from '../use-session';
 import { SIGNAL_SORTS, SIGNAL_TYPES, type SignalSort, type SignalType } from './market-constants';
@@ -47,17 +47,13 @@ const typeTone = (type: string) =>
 
 export function SignalsFeed({ initial }: { initial: SignalFilters }) {
   const trpc = useTRPC();
-  const router = useRouter();
   const session = useSession();
   const [filters, setFilters] = useState(initial);
-  useEffect(() => {
-    const params = new URLSearchParams();
-    if (filters.signalType) params.set('signal_type', filters.signalType);
-    if (filters.sort !== 'newest') params.set('sort', filters.sort);
-    if (filters.page > 1) params.set('page', String(filters.page));
-    const query = params.toString();
-    router.replace(query ? `/signals?${query}` : '/signals', { scroll: false });
-  }, [filters, router]);
+  useQueryInUrl('/signals', {
+    signal_type: filters.signalType,
+    sort: filters.sort !== 'newest' && filters.sort,
+    page: filters.page > 1 && filters.page,
+  });
 
   const list = useQuery({
     ...trpc.signals.list.queryOptions({
