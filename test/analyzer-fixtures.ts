@@ -1,4 +1,13 @@
-import { encodeFunctionData, getAddress, parseEther, parseEventLogs, zeroAddress, type Abi, type Address, type PublicClient } from 'viem';
+import {
+  encodeFunctionData,
+  getAddress,
+  parseEther,
+  parseEventLogs,
+  zeroAddress,
+  type Abi,
+  type Address,
+  type PublicClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { artifact } from '../server/chain/artifacts';
 import { ANVIL_KEYS, DEPLOYER_KEY, type DevnetDeployment } from '../server/chain/devnet/deploy';

@@ -172,8 +172,7 @@ export interface LiquidityReading {
   unlockInDays: number | null;
 }
 
-const daysUntil = (unlock: bigint | null, now: bigint) =>
-  unlock === null ? null : Math.floor(Number(unlock - now) / 86_400);
+const daysUntil = (unlock: bigint | null, now: bigint) => (unlock === null ? null : Math.floor(Number(unlock - now) / 86_400));
 
 const share = (part: bigint, whole: bigint) => (whole === 0n ? 0 : Number((part * 1_000_000n) / whole) / 1_000_000);
 
@@ -276,7 +275,9 @@ async function readV3Liquidity(
   const inPool = await Promise.all(
     owned.map(async (ids) => {
       const positions = await Promise.all(
-        ids.map((id) => client.readContract({ address: manager, abi: positionManagerAbi, functionName: 'positions', args: [id] })),
+        ids.map((id) =>
+          client.readContract({ address: manager, abi: positionManagerAbi, functionName: 'positions', args: [id] }),
+        ),
       );
       const found = new Map<bigint, bigint>();
       positions.forEach(([, , p0, p1, fee, lower, upper, liquidity], index) => {

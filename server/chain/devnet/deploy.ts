@@ -1,4 +1,13 @@
-import { encodeFunctionData, getAddress, parseEther, parseEventLogs, type Abi, type Address, type Hex, type PublicClient } from 'viem';
+import {
+  encodeFunctionData,
+  getAddress,
+  parseEther,
+  parseEventLogs,
+  type Abi,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { artifact } from '../artifacts';
 import type { DevnetCoreAddresses } from '../addresses';
