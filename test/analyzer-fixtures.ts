@@ -6,33 +6,30 @@ import {
   zeroAddress,
   type Abi,
   type Address,
-  type Hex,
   type PublicClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { artifact } from '../server/chain/artifacts';
 import { ANVIL_KEYS, DEPLOYER_KEY, type DevnetDeployment } from '../server/chain/devnet/deploy';
-import { devnetChain } from '../server/chain/viem-chain';
-import { createWalletClient, http } from 'viem';
+import { addV2Liquidity, addV3Liquidity, deployerFor } from '../server/chain/devnet/deployer';
 
 // The contract analyzer's extra fixtures (contracts/AnalyzerFixtures.sol), deployed on a test chain
-// next to the devnet's sample tokens: taxes that differ by direction, a delayed honeypot, a token
-// owned by a 2-of-3 Safe, and liquidity locked in an UNCX-style locker. Each gets a V2 pair with WETH
-// (1M tokens : 1 ETH). Used by test/analyzer.int.test.ts and bench/analyzer.ts.
+// next to the devnet's sample tokens (with the same helpers, server/chain/devnet/deployer.ts): taxes
+// that differ by direction, a delayed honeypot, a token owned by a 2-of-3 Safe, liquidity locked in
+// lockers with the UNCX V2, PinkLock V2 and Team Finance read interfaces, and tokens whose only pool
+// is on Uniswap V3 (position held by the deployer, sent to 0x…dEaD, or locked in an UNCX-V3-style
+// locker). Pools are 1M tokens : 1 ETH. Used by test/analyzer.int.test.ts and bench/analyzer.ts.
 
 const TOKEN = 10n ** 18n;
 const MILLION = 1_000_000n * TOKEN;
-const GAS = 12_000_000n;
+const DAY = 86_400;
+const DEAD = getAddress('0x000000000000000000000000000000000000dEaD');
 
-function isqrt(value: bigint): bigint {
-  if (value < 2n) return value;
-  let x = value;
-  let y = (x + 1n) / 2n;
-  while (y < x) {
-    x = y;
-    y = (x + value / x) / 2n;
-  }
-  return x;
+export interface LockedFixture {
+  token: Address;
+  locker: Address;
+  /** Whole days left on the lock when deployed. */
+  days: number;
 }
 
 export interface AnalyzerFixtures {
@@ -49,9 +46,19 @@ export interface AnalyzerFixtures {
   uncxLocker: Address;
   /** Whole days left on the UNCX-style lock when deployed. */
   uncxLockDays: number;
+  /** Every LP token locked in a PinkLock-V2-style locker (60 days). */
+  pinkLocked: LockedFixture;
+  /** Every LP token locked in a Team-Finance-style locker (45 days). */
+  teamFinanceLocked: LockedFixture;
   /** Only a Uniswap V3 pool (fee 0.3%, full range, 1M : 1 ETH): a plain token and a honeypot. */
   v3Only: Address;
   v3Honeypot: Address;
+  /** V3 only, the position NFT sent to 0x…dEaD. */
+  v3Burned: Address;
+  /** V3 only, the position NFT locked in an UNCX-V3-style locker (120 days). */
+  v3Locked: LockedFixture;
+  /** Every locker above (for LIQUIDITY_LOCKERS). */
+  lockers: Address[];
   /** The devnet's own sample tokens by kind (clean, honeypot, fee_on_transfer, ...). */
   sample: Record<DevnetDeployment['sampleTokens'][number]['kind'], Address>;
 }
@@ -61,32 +68,21 @@ export async function deployAnalyzerFixtures(
   rpcUrl: string,
   deployment: DevnetDeployment,
 ): Promise<AnalyzerFixtures> {
-  const account = privateKeyToAccount(DEPLOYER_KEY);
-  const wallet = createWalletClient({ account, chain: devnetChain(8453, rpcUrl), transport: http(rpcUrl) });
-  const mined = async (hash: Hex) => {
-    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-    if (receipt.status !== 'success') throw new Error(`fixture transaction ${hash} reverted`);
-    return receipt;
-  };
-  const deploy = async (name: string, args: unknown[] = []) => {
-    const { abi, bytecode } = artifact(name);
-    const receipt = await mined(await wallet.deployContract({ abi, bytecode, args, gas: GAS }));
-    return getAddress(receipt.contractAddress!);
-  };
-  const call = async (to: Address, name: string, functionName: string, args: unknown[] = [], value = 0n) =>
-    mined(await wallet.writeContract({ address: to, abi: artifact(name).abi, functionName, args, value, gas: GAS }));
-  const read = <T>(to: Address, name: string, functionName: string, args: unknown[] = []) =>
-    client.readContract({ address: to, abi: artifact(name).abi, functionName, args }) as Promise<T>;
-  const pairFor = async (token: Address, lpTo: Address = account.address) => {
-    await call(token, 'PlatformToken', 'approve', [deployment.uniswapV2Router, MILLION]);
-    await call(
-      deployment.uniswapV2Router,
-      'UniswapV2Router02',
-      'addLiquidityETH',
-      [token, MILLION, 0n, 0n, lpTo, 2n ** 255n],
-      parseEther('1'),
-    );
-    return getAddress(await read<Address>(deployment.uniswapV2Factory, 'UniswapV2Factory', 'getPair', [token, deployment.weth]));
+  const d = deployerFor(client, rpcUrl, 8453, DEPLOYER_KEY);
+  const { account, deploy, call, read } = d;
+  const pairFor = (token: Address, lpTo: Address = account.address) =>
+    addV2Liquidity(d, deployment, token, { tokens: MILLION, eth: parseEther('1') }, lpTo);
+  const v3PoolFor = (token: Address, recipient: Address = account.address) =>
+    addV3Liquidity(d, deployment, token, { tokens: MILLION, eth: parseEther('1') }, recipient);
+  const unlockIn = async (days: number) => (await client.getBlock()).timestamp + BigInt(days * DAY + 3600);
+  /** A renounced token whose V2 LP tokens (all of the deployer's) go into `lockLp`. */
+  const lockedToken = async (symbol: string, lockLp: (pair: Address, amount: bigint) => Promise<unknown>) => {
+    const token = await deploy('PlatformToken', [`${symbol} Locked`, symbol, 10n * MILLION]);
+    const pair = await pairFor(token);
+    await call(token, 'PlatformToken', 'renounceOwnership');
+    const lpBalance = await read<bigint>(pair, 'UniswapV2Pair', 'balanceOf', [account.address]);
+    await lockLp(pair, lpBalance);
+    return token;
   };
 
   const taxRates = { buy: 3, sell: 7, transfer: 1 };
@@ -94,7 +90,7 @@ export async function deployAnalyzerFixtures(
   await call(tax, 'TaxToken', 'setPair', [await pairFor(tax)]);
 
   const delayDays = 3;
-  const delayedHoneypot = await deploy('DelayedHoneypotToken', [10n * MILLION, BigInt(delayDays * 86_400)]);
+  const delayedHoneypot = await deploy('DelayedHoneypotToken', [10n * MILLION, BigInt(delayDays * DAY)]);
   await call(delayedHoneypot, 'DelayedHoneypotToken', 'setPair', [await pairFor(delayedHoneypot)]);
 
   // A 2-of-3 Safe (deployer and anvil accounts 8 and 9) owns this token.
@@ -116,61 +112,58 @@ export async function deployAnalyzerFixtures(
   });
   const safe = getAddress((creation as unknown as { args: { proxy: Address } }).args.proxy);
   const safeOwned = await deploy('PlatformToken', ['Safe Token', 'SAFE', 10n * MILLION]);
-  await pairFor(safeOwned, '0x000000000000000000000000000000000000dEaD');
+  await pairFor(safeOwned, DEAD);
   await call(safeOwned, 'PlatformToken', 'transferOwnership', [safe]);
 
-  // Ownership renounced; every LP token locked in the UNCX-style locker for 90 days.
+  // Ownership renounced; every LP token locked in a locker of each read interface.
   const uncxLocker = await deploy('UncxStyleLocker');
-  const uncxLocked = await deploy('PlatformToken', ['Uncx Locked', 'ULOCK', 10n * MILLION]);
-  const lockedPair = await pairFor(uncxLocked);
-  await call(uncxLocked, 'PlatformToken', 'renounceOwnership');
-  const lpBalance = await read<bigint>(lockedPair, 'UniswapV2Pair', 'balanceOf', [account.address]);
-  await call(lockedPair, 'UniswapV2Pair', 'approve', [uncxLocker, lpBalance]);
   const uncxLockDays = 90;
-  const { timestamp } = await client.getBlock();
-  await call(uncxLocker, 'UncxStyleLocker', 'lockLPToken', [
-    lockedPair,
-    lpBalance,
-    timestamp + BigInt(uncxLockDays * 86_400 + 3600),
-  ]);
+  const uncxLocked = await lockedToken('ULOCK', async (pair, amount) => {
+    await call(pair, 'UniswapV2Pair', 'approve', [uncxLocker, amount]);
+    await call(uncxLocker, 'UncxStyleLocker', 'lockLPToken', [pair, amount, await unlockIn(uncxLockDays)]);
+  });
+  const pinkLocker = await deploy('PinkLockStyleLocker');
+  const pinkLocked = { locker: pinkLocker, days: 60 } as LockedFixture;
+  pinkLocked.token = await lockedToken('PLOCK', async (pair, amount) => {
+    await call(pair, 'UniswapV2Pair', 'approve', [pinkLocker, amount]);
+    await call(pinkLocker, 'PinkLockStyleLocker', 'lock', [
+      account.address,
+      pair,
+      true,
+      amount,
+      await unlockIn(pinkLocked.days),
+      'LP lock',
+    ]);
+  });
+  const teamLocker = await deploy('TeamFinanceStyleLocker');
+  const teamFinanceLocked = { locker: teamLocker, days: 45 } as LockedFixture;
+  teamFinanceLocked.token = await lockedToken('TLOCK', async (pair, amount) => {
+    await call(pair, 'UniswapV2Pair', 'approve', [teamLocker, amount]);
+    await call(teamLocker, 'TeamFinanceStyleLocker', 'lockToken', [
+      pair,
+      account.address,
+      amount,
+      await unlockIn(teamFinanceLocked.days),
+    ]);
+  });
 
-  // V3-only pools, full range at fee 0.3%, liquidity from the deployer.
-  const v3PoolFor = async (token: Address) => {
-    const weth = deployment.weth;
-    await call(weth, 'WETH9', 'deposit', [], parseEther('1'));
-    const [token0, token1] = token.toLowerCase() < weth.toLowerCase() ? [token, weth] : [weth, token];
-    const [amount0, amount1] = token0 === token ? [MILLION, parseEther('1')] : [parseEther('1'), MILLION];
-    const manager = deployment.uniswapV3PositionManager;
-    await call(manager, 'NonfungiblePositionManager', 'createAndInitializePoolIfNecessary', [
-      token0,
-      token1,
-      3000,
-      isqrt((amount1 << 192n) / amount0),
-    ]);
-    await call(token, 'PlatformToken', 'approve', [manager, MILLION]);
-    await call(weth, 'WETH9', 'approve', [manager, parseEther('1')]);
-    await call(manager, 'NonfungiblePositionManager', 'mint', [
-      {
-        token0,
-        token1,
-        fee: 3000,
-        tickLower: -887220,
-        tickUpper: 887220,
-        amount0Desired: amount0,
-        amount1Desired: amount1,
-        amount0Min: 0n,
-        amount1Min: 0n,
-        recipient: account.address,
-        deadline: 2n ** 255n,
-      },
-    ]);
-    return getAddress(await read<Address>(deployment.uniswapV3Factory, 'UniswapV3Factory', 'getPool', [token, weth, 3000]));
-  };
+  // V3-only pools, full range at fee 0.3%.
   const v3Only = await deploy('PlatformToken', ['V3 Token', 'VTHREE', 10n * MILLION]);
   await v3PoolFor(v3Only);
   await call(v3Only, 'PlatformToken', 'renounceOwnership');
   const v3Honeypot = await deploy('HoneypotToken', [10n * MILLION]);
-  await call(v3Honeypot, 'HoneypotToken', 'setPair', [await v3PoolFor(v3Honeypot)]);
+  await call(v3Honeypot, 'HoneypotToken', 'setPair', [(await v3PoolFor(v3Honeypot)).pool]);
+  const v3Burned = await deploy('PlatformToken', ['V3 Burned', 'VBURN', 10n * MILLION]);
+  await v3PoolFor(v3Burned, DEAD);
+  await call(v3Burned, 'PlatformToken', 'renounceOwnership');
+  const v3Locker = await deploy('UncxV3StyleLocker');
+  const v3Locked = { locker: v3Locker, days: 120 } as LockedFixture;
+  v3Locked.token = await deploy('PlatformToken', ['V3 Locked', 'VLOCK', 10n * MILLION]);
+  const position = await v3PoolFor(v3Locked.token);
+  const manager = deployment.uniswapV3PositionManager;
+  await call(manager, 'NonfungiblePositionManager', 'approve', [v3Locker, position.tokenId]);
+  await call(v3Locker, 'UncxV3StyleLocker', 'lock', [manager, position.tokenId, position.pool, await unlockIn(v3Locked.days)]);
+  await call(v3Locked.token, 'PlatformToken', 'renounceOwnership');
 
   const sample = Object.fromEntries(
     deployment.sampleTokens.map((token) => [token.kind, token.address]),
@@ -186,8 +179,13 @@ export async function deployAnalyzerFixtures(
     uncxLocked,
     uncxLocker,
     uncxLockDays,
+    pinkLocked,
+    teamFinanceLocked,
     v3Only,
     v3Honeypot,
+    v3Burned,
+    v3Locked,
+    lockers: [uncxLocker, pinkLocker, teamLocker, v3Locker, deployment.liquidityLocker],
     sample,
   };
 }

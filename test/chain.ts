@@ -48,7 +48,7 @@ function fixturesHash(): string {
   const hash = createHash('sha256');
   const dir = path.resolve('contracts', 'artifacts');
   for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(path.join(dir, file)));
-  hash.update(readFileSync(path.resolve('server', 'chain', 'devnet', 'deploy.ts')));
+  for (const file of ['deploy.ts', 'deployer.ts']) hash.update(readFileSync(path.resolve('server', 'chain', 'devnet', file)));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -37,7 +37,7 @@ export interface Findings {
     lockedShare: number;
     /** Whole days until the earliest known unlock of the locked share; null when none is locked. */
     unlockInDays: number | null;
-    /** V3 positions are NFTs: their locks are not read. */
+    /** The main pool is Uniswap V3: shares are of its in-range liquidity (position NFTs). */
     v3: boolean;
   };
 }
@@ -149,7 +149,7 @@ export function grade(findings: Findings): Grade {
   if (liquidity.pool && !isLocked) {
     add(
       20,
-      `liquidity_unlocked: only ${pct(protectedShare * 100)} of the LP tokens are burned or locked${liquidity.v3 ? ' (V3 positions: locks not read)' : ''}`,
+      `liquidity_unlocked: only ${pct(protectedShare * 100)} of the ${liquidity.v3 ? "V3 pool's in-range liquidity is" : 'LP tokens are'} burned or locked`,
     );
   } else if (isLocked && !permanent && lockDays < 30) {
     add(10, `short_lock: the liquidity unlocks in ${lockDays} days`);

@@ -118,21 +118,10 @@ export async function simulateTrades(
   } catch (error) {
     throw rpcError(error);
   }
-  const result = decodeFunctionResult({ abi, functionName: 'probe', data: raw ?? '0x' }) as {
-    buyOk: boolean;
-    buyError: Hex;
-    poolTokensOut: bigint;
-    bought: bigint;
-    transferOk: boolean;
-    sent: bigint;
-    received: bigint;
-    approveOk: boolean;
-    sellOk: boolean;
-    sellError: Hex;
-    sold: bigint;
-    poolTokensIn: bigint;
-    ethOut: bigint;
-  };
+  const result = decodeFunctionResult({ abi, functionName: 'probe', data: raw ?? '0x' }) as Omit<
+    TradeResult,
+    'buyError' | 'sellError'
+  > & { buyError: Hex; sellError: Hex };
   return {
     ...result,
     buyError: result.buyOk ? null : (revertReason(result.buyError) ?? 'reverted'),

@@ -1,20 +1,17 @@
 import {
-  createWalletClient,
   encodeFunctionData,
   getAddress,
-  http,
   parseEther,
   parseEventLogs,
   type Abi,
   type Address,
   type Hex,
   type PublicClient,
-  type TransactionReceipt,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { artifact } from '../artifacts';
 import type { DevnetCoreAddresses } from '../addresses';
-import { devnetChain } from '../viem-chain';
+import { addV2Liquidity, addV3Liquidity, deployerFor } from './deployer';
 
 // Deploys the devnet's fixtures (ARCHITECTURE.md, Chain) with anvil's first dev account. Every
 // step is deterministic, so the same deployer on a fresh chain always gets the same addresses.
@@ -39,7 +36,6 @@ export const TREASURY_KEY = ANVIL_KEYS[1]!;
 export const PLATFORM_TOKEN_DECIMALS = 18;
 const TOKEN = 10n ** 18n;
 const DEAD = getAddress('0x000000000000000000000000000000000000dEaD');
-const GAS = 12_000_000n;
 
 export interface SampleToken {
   address: Address;
@@ -66,39 +62,10 @@ export interface DevnetDeployment extends DevnetCoreAddresses {
   deployedAt: string;
 }
 
-function isqrt(value: bigint): bigint {
-  if (value < 2n) return value;
-  let x = value;
-  let y = (x + 1n) / 2n;
-  while (y < x) {
-    x = y;
-    y = (x + value / x) / 2n;
-  }
-  return x;
-}
-
 export async function deployFixtures(client: PublicClient, rpcUrl: string): Promise<DevnetDeployment> {
-  const account = privateKeyToAccount(DEPLOYER_KEY);
   const treasury = privateKeyToAccount(TREASURY_KEY).address;
-  const wallet = createWalletClient({ account, chain: devnetChain(await client.getChainId()), transport: http(rpcUrl) });
-
-  const receipt = async (hash: Hex): Promise<TransactionReceipt> => {
-    const mined = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-    if (mined.status !== 'success') throw new Error(`devnet deployment transaction ${hash} reverted`);
-    return mined;
-  };
-  const deploy = async (name: string, args: unknown[] = []): Promise<Address> => {
-    const { abi, bytecode } = artifact(name);
-    const hash = await wallet.deployContract({ abi, bytecode, args, gas: GAS });
-    const mined = await receipt(hash);
-    return getAddress(mined.contractAddress!);
-  };
-  const call = async (to: Address, name: string, functionName: string, args: unknown[] = [], value = 0n) => {
-    const hash = await wallet.writeContract({ address: to, abi: artifact(name).abi, functionName, args, value, gas: GAS });
-    return receipt(hash);
-  };
-  const read = <T>(to: Address, name: string, functionName: string, args: unknown[] = []) =>
-    client.readContract({ address: to, abi: artifact(name).abi, functionName, args }) as Promise<T>;
+  const d = deployerFor(client, rpcUrl, await client.getChainId(), DEPLOYER_KEY);
+  const { account, deploy, call, read } = d;
 
   // Core: the platform token (1 billion, 18 decimals), WETH, Uniswap V2 and V3, the quoter and router.
   const platformToken = await deploy('PlatformToken', ['Vouchsafe', 'VOUCH', 1_000_000_000n * TOKEN]);
@@ -116,48 +83,17 @@ export async function deployFixtures(client: PublicClient, rpcUrl: string): Prom
   const liquidityLocker = await deploy('LiquidityLocker');
   const ownerWalletFactory = await deploy('OwnerWalletFactory');
 
+  const dex = { weth, uniswapV2Factory, uniswapV2Router, uniswapV3Factory, uniswapV3PositionManager: positionManager };
   // A V2 pair with WETH for a token; the LP tokens go to `lpTo` (or stay with the deployer).
-  const pairFor = async (token: Address, tokenAmount: bigint, ethAmount: bigint, lpTo: Address = account.address) => {
-    await call(token, 'PlatformToken', 'approve', [uniswapV2Router, tokenAmount]);
-    const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600);
-    await call(uniswapV2Router, 'UniswapV2Router02', 'addLiquidityETH', [token, tokenAmount, 0n, 0n, lpTo, deadline], ethAmount);
-    return getAddress(await read<Address>(uniswapV2Factory, 'UniswapV2Factory', 'getPair', [token, weth]));
-  };
+  const pairFor = (token: Address, tokenAmount: bigint, ethAmount: bigint, lpTo: Address = account.address) =>
+    addV2Liquidity(d, dex, token, { tokens: tokenAmount, eth: ethAmount }, lpTo);
 
   // Platform token pools: V2 (100M tokens : 100 ETH) and V3 full range at fee 0.3%.
   const platformTokenV2Pair = await pairFor(platformToken, 100_000_000n * TOKEN, parseEther('100'));
-  const v3Tokens = 100_000_000n * TOKEN;
-  const v3Eth = parseEther('100');
-  await call(weth, 'WETH9', 'deposit', [], v3Eth);
-  const [token0, token1] = platformToken.toLowerCase() < weth.toLowerCase() ? [platformToken, weth] : [weth, platformToken];
-  const [amount0, amount1] = token0 === platformToken ? [v3Tokens, v3Eth] : [v3Eth, v3Tokens];
-  const sqrtPriceX96 = isqrt((amount1 << 192n) / amount0);
-  await call(positionManager, 'NonfungiblePositionManager', 'createAndInitializePoolIfNecessary', [
-    token0,
-    token1,
-    3000,
-    sqrtPriceX96,
-  ]);
-  await call(platformToken, 'PlatformToken', 'approve', [positionManager, v3Tokens]);
-  await call(weth, 'WETH9', 'approve', [positionManager, v3Eth]);
-  await call(positionManager, 'NonfungiblePositionManager', 'mint', [
-    {
-      token0,
-      token1,
-      fee: 3000,
-      tickLower: -887220,
-      tickUpper: 887220,
-      amount0Desired: amount0,
-      amount1Desired: amount1,
-      amount0Min: 0n,
-      amount1Min: 0n,
-      recipient: account.address,
-      deadline: BigInt(Math.floor(Date.now() / 1000) + 3600),
-    },
-  ]);
-  const platformTokenV3Pool = getAddress(
-    await read<Address>(uniswapV3Factory, 'UniswapV3Factory', 'getPool', [platformToken, weth, 3000]),
-  );
+  const { pool: platformTokenV3Pool } = await addV3Liquidity(d, dex, platformToken, {
+    tokens: 100_000_000n * TOKEN,
+    eth: parseEther('100'),
+  });
 
   // A Safe 1.4.1 (1 of 1, the deployer), created through the proxy factory as wallets do.
   const safeSingleton = await deploy('SafeL2');
