@@ -5,17 +5,16 @@ import { useState } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useTRPC } from '../trpc';
 import { Card, ErrorState, Loading, shortAddress } from '../ui/states';
+import { FailedDeliveries, SignalResolution, SkillModeration } from './admin-moderation';
 
 export function AdminConsole() {
   return (
     <div className="flex flex-col gap-6">
       <StatsChart />
       <AgentModeration />
-      <Card title="Not in this build yet">
-        <p className="text-sm text-slate-300">
-          Skill moderation, signal resolution and failed webhook deliveries join the console when those features ship.
-        </p>
-      </Card>
+      <SignalResolution />
+      <SkillModeration />
+      <FailedDeliveries />
       <p>
         <Link href="/admin/audit" className="underline hover:text-white">
           Audit log of every admin action

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
 import { Card, ErrorState, Loading } from '../ui/states';
 import { useSession } from '../use-session';
+import { MemoryViewer, Webhooks } from './me-extras';
 
 export function MePage() {
   const session = useSession();
@@ -33,9 +34,8 @@ export function MePage() {
       <MyAgents />
       <ApiKeys />
       <Credits />
-      <Card title="Webhooks and memory">
-        <p className="text-sm text-slate-300">Webhook deliveries and the memory keys viewer arrive with those features.</p>
-      </Card>
+      <Webhooks />
+      <MemoryViewer />
     </div>
   );
 }

@@ -151,7 +151,10 @@ export async function restartDelivery(client: DeliveryClient, webhookId: string,
   const row = await client.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId } });
   if (!row) throw ApiError.notFound('Delivery');
   if (count === 0) throw new ApiError('conflict', 'This delivery is still pending; wait for its attempts to finish');
-  await client.webhook.update({ where: { id: webhookId }, data: { isActive: true, disabledReason: null, consecutiveFailures: 0 } });
+  await client.webhook.update({
+    where: { id: webhookId },
+    data: { isActive: true, disabledReason: null, consecutiveFailures: 0 },
+  });
   return row;
 }
 

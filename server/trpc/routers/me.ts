@@ -64,7 +64,10 @@ export const meRouter = router({
   /** The same checks as POST /api/v1/webhooks; a generated secret is in this answer only. */
   createWebhook: walletProcedure
     .input(webhookBody.pick({ url: true, events: true, secret: true }))
-    .mutation(({ input, ctx }) => createWebhook(ctx.wallet, { url: input.url, events: input.events, secret: input.secret })),
+    .mutation(async ({ input, ctx }) => {
+      const created = await createWebhook(ctx.wallet, { url: input.url, events: input.events, secret: input.secret });
+      return { ...created, secret: 'secret' in created ? created.secret : null };
+    }),
   deleteWebhook: walletProcedure.input(webhookRef).mutation(async ({ input, ctx }) => {
     await deleteWebhook(ctx.wallet, input.id);
     return { deleted: true as const, id: input.id };
