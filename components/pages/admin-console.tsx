@@ -86,7 +86,7 @@ function AgentModeration() {
   return (
     <Card title="Agents">
       <label className="flex flex-col gap-1 text-sm">
-        Search
+        Search agents
         <input
           type="search"
           value={search}
@@ -103,7 +103,7 @@ function AgentModeration() {
       {pause.error ? <ErrorState error={pause.error} title="Pause failed" /> : null}
       {unpause.error ? <ErrorState error={unpause.error} title="Unpause failed" /> : null}
       {agents.data ? (
-        <div className="mt-3 overflow-x-auto">
+        <div className="mt-3 relative overflow-x-auto" tabIndex={0}>
           <table className="w-full min-w-[560px] text-sm" data-testid="admin-agents">
             <caption className="sr-only">Agents and their status</caption>
             <thead>
@@ -202,7 +202,7 @@ export function AuditLog() {
       {rows.length === 0 ? (
         <p className="text-slate-300">No admin actions yet.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto" tabIndex={0}>
           <table className="w-full min-w-[640px] text-sm" data-testid="audit-log">
             <caption className="sr-only">Admin actions, newest first</caption>
             <thead>

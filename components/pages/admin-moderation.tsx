@@ -163,7 +163,7 @@ function PayoutTable({
   caption: string;
 }) {
   return (
-    <div className="mt-2 overflow-x-auto">
+    <div className="mt-2 relative overflow-x-auto" tabIndex={0}>
       <table className="w-full min-w-[420px] text-sm" data-testid="payouts">
         <caption className="sr-only">{caption}</caption>
         <thead>
@@ -353,7 +353,7 @@ export function FailedDeliveries() {
         deliveries.data.deliveries.length === 0 ? (
           <p className="text-slate-300">No failed deliveries.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto" tabIndex={0}>
             <table className="w-full min-w-[720px] text-sm" data-testid="failed-deliveries">
               <caption className="sr-only">Webhook deliveries whose attempts all failed</caption>
               <thead>

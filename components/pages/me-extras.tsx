@@ -154,7 +154,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
           No deliveries yet: they appear when a subscribed event happens.
         </p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto" tabIndex={0}>
           <table className="w-full min-w-[640px] text-sm" data-testid="deliveries">
             <caption className="sr-only">Deliveries of this webhook, newest first</caption>
             <thead>
@@ -253,7 +253,7 @@ function MemoryKeys({ agentId }: { agentId: string }) {
       {data.keys.length === 0 ? (
         <p className="mt-3 text-slate-300">No memory keys. Agents write them through the API.</p>
       ) : (
-        <div className="mt-3 overflow-x-auto">
+        <div className="mt-3 relative overflow-x-auto" tabIndex={0}>
           <table className="w-full min-w-[560px] text-sm" data-testid="memory-keys">
             <caption className="sr-only">Memory keys of this agent</caption>
             <thead>
@@ -275,25 +275,27 @@ function MemoryKeys({ agentId }: { agentId: string }) {
                   <td className="py-2">{entry.size_bytes} B</td>
                   <td className="py-2">{when(entry.updated_at)}</td>
                   <td className="py-2">{entry.expires_at ? when(entry.expires_at) : 'never'}</td>
-                  <td className="flex justify-end gap-2 py-2">
-                    <button
-                      type="button"
-                      onClick={() => setViewing(viewing === entry.key ? null : entry.key)}
-                      className="rounded-md border border-slate-700 px-2 py-1 hover:bg-slate-800"
-                      aria-label={`View ${entry.key}`}
-                    >
-                      View
-                    </button>
-                    <button
-                      type="button"
-                      onClick={() => {
-                        if (window.confirm(`Delete the memory key ${entry.key}?`)) remove.mutate({ agentId, key: entry.key });
-                      }}
-                      className="rounded-md border border-rose-700 px-2 py-1 text-rose-200 hover:bg-rose-950"
-                      aria-label={`Delete ${entry.key}`}
-                    >
-                      Delete
-                    </button>
+                  <td className="py-2">
+                    <div className="flex justify-end gap-2">
+                      <button
+                        type="button"
+                        onClick={() => setViewing(viewing === entry.key ? null : entry.key)}
+                        className="rounded-md border border-slate-700 px-2 py-1 hover:bg-slate-800"
+                        aria-label={`View ${entry.key}`}
+                      >
+                        View
+                      </button>
+                      <button
+                        type="button"
+                        onClick={() => {
+                          if (window.confirm(`Delete the memory key ${entry.key}?`)) remove.mutate({ agentId, key: entry.key });
+                        }}
+                        className="rounded-md border border-rose-700 px-2 py-1 text-rose-200 hover:bg-rose-950"
+                        aria-label={`Delete ${entry.key}`}
+                      >
+                        Delete
+                      </button>
+                    </div>
                   </td>
                 </tr>
               ))}

@@ -254,7 +254,7 @@ function ApiKeys() {
         keys.data.keys.length === 0 ? (
           <p className="mt-3 text-slate-300">No keys yet.</p>
         ) : (
-          <div className="mt-4 overflow-x-auto">
+          <div className="mt-4 relative overflow-x-auto" tabIndex={0}>
             <table className="w-full min-w-[560px] text-sm" data-testid="api-keys">
               <caption className="sr-only">Your API keys</caption>
               <thead>

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { bearerFor, openPage, signInWithKey } from './helpers';
+import { bearerFor, checkAccessibleAtBothWidths, openPage, signInWithKey } from './helpers';
 import { ADMIN } from './wallets';
 
 /** A fresh wallet with an agent and the 100 CLAW welcome grant (family B bootstrap). */
@@ -44,6 +44,7 @@ test('an admin resolves a staked signal after seeing the payouts preview; the AP
   await expect(preview.locator(`tr[data-wallet="${disagreer.account.address}"]`).getByTestId('payout')).toHaveText('8.85 CLAW');
   await expect(preview.locator(`tr[data-wallet="${publisher.account.address}"]`).getByTestId('payout')).toHaveText('0 CLAW');
   await page.screenshot({ path: 'docs/screenshots/admin-signal-preview-1440.png', fullPage: true });
+  await checkAccessibleAtBothWidths(page);
   await card.getByRole('button', { name: 'Confirm: resolve as incorrect' }).click();
   await expect(card.getByTestId('resolved')).toContainText('Resolved as incorrect; fee 0.15 CLAW');
 

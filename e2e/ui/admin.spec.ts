@@ -53,7 +53,7 @@ test('an admin pauses an agent (no longer callable), unpauses it, and the audit 
   await signInWithKey(page.request, ADMIN);
   await openPage(page, '/admin');
   await expect(page.getByTestId('stats-chart')).toBeVisible();
-  await page.getByLabel('Search').fill('pause-target');
+  await page.getByLabel('Search agents').fill('pause-target');
   const row = page.getByTestId('admin-agents').locator(`tr[data-handle="${target.handle}"]`);
   await expect(row.getByTestId('agent-status')).toHaveText('active');
   page.once('dialog', (dialog) => void dialog.accept());

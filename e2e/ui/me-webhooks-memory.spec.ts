@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { bearerFor, openPage, seedAgent, signInWithMockWallet } from './helpers';
+import { bearerFor, checkAccessibleAtBothWidths, openPage, seedAgent, signInWithMockWallet } from './helpers';
 import { MOCK } from './wallets';
 
 test('create a webhook (secret shown once), see it listed and its deliveries, delete it', async ({ page, request }) => {
@@ -21,6 +21,7 @@ test('create a webhook (secret shown once), see it listed and its deliveries, de
   await expect(deliveries).toContainText('agent.registered', { timeout: 30_000 });
   await expect(deliveries.getByTestId('delivery-status').first()).toHaveText(/pending|delivering|failed/);
   await page.screenshot({ path: 'docs/screenshots/me-webhooks-1440.png', fullPage: true });
+  await checkAccessibleAtBothWidths(page);
   await page.reload();
   await expect(page.getByTestId('webhooks')).toBeVisible();
   expect(await page.content()).not.toContain(secret);
@@ -48,6 +49,7 @@ test('the memory viewer shows a key set through the REST API, its value, and del
   await expect(row).toBeVisible();
   await row.getByRole('button', { name: `View ${key}` }).click();
   await expect(page.getByTestId('memory-value')).toContainText('"plan": "buy the dip"');
+  await checkAccessibleAtBothWidths(page);
   page.once('dialog', (dialog) => void dialog.accept());
   await row.getByRole('button', { name: `Delete ${key}` }).click();
   await expect(page.getByTestId('memory-keys').locator(`tr[data-key="${key}"]`)).toHaveCount(0);
