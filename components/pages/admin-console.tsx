@@ -5,17 +5,16 @@ import { useState } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useTRPC } from '../trpc';
 import { Card, ErrorState, Loading, shortAddress } from '../ui/states';
+import { FailedDeliveries, SignalResolution, SkillModeration } from './admin-moderation';
 
 export function AdminConsole() {
   return (
     <div className="flex flex-col gap-6">
       <StatsChart />
       <AgentModeration />
-      <Card title="Not in this build yet">
-        <p className="text-sm text-slate-300">
-          Skill moderation, signal resolution and failed webhook deliveries join the console when those features ship.
-        </p>
-      </Card>
+      <SignalResolution />
+      <SkillModeration />
+      <FailedDeliveries />
       <p>
         <Link href="/admin/audit" className="underline hover:text-white">
           Audit log of every admin action
@@ -87,7 +86,7 @@ function AgentModeration() {
   return (
     <Card title="Agents">
       <label className="flex flex-col gap-1 text-sm">
-        Search
+        Search agents
         <input
           type="search"
           value={search}
@@ -104,7 +103,7 @@ function AgentModeration() {
       {pause.error ? <ErrorState error={pause.error} title="Pause failed" /> : null}
       {unpause.error ? <ErrorState error={unpause.error} title="Unpause failed" /> : null}
       {agents.data ? (
-        <div className="mt-3 overflow-x-auto">
+        <div className="mt-3 relative overflow-x-auto" tabIndex={0}>
           <table className="w-full min-w-[560px] text-sm" data-testid="admin-agents">
             <caption className="sr-only">Agents and their status</caption>
             <thead>
@@ -203,7 +202,7 @@ export function AuditLog() {
       {rows.length === 0 ? (
         <p className="text-slate-300">No admin actions yet.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto" tabIndex={0}>
           <table className="w-full min-w-[640px] text-sm" data-testid="audit-log">
             <caption className="sr-only">Admin actions, newest first</caption>
             <thead>

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
 import { Card, ErrorState, Loading } from '../ui/states';
 import { useSession } from '../use-session';
+import { MemoryViewer, Webhooks } from './me-extras';
 
 export function MePage() {
   const session = useSession();
@@ -33,9 +34,8 @@ export function MePage() {
       <MyAgents />
       <ApiKeys />
       <Credits />
-      <Card title="Webhooks and memory">
-        <p className="text-sm text-slate-300">Webhook deliveries and the memory keys viewer arrive with those features.</p>
-      </Card>
+      <Webhooks />
+      <MemoryViewer />
     </div>
   );
 }
@@ -254,7 +254,7 @@ function ApiKeys() {
         keys.data.keys.length === 0 ? (
           <p className="mt-3 text-slate-300">No keys yet.</p>
         ) : (
-          <div className="mt-4 overflow-x-auto">
+          <div className="mt-4 relative overflow-x-auto" tabIndex={0}>
             <table className="w-full min-w-[560px] text-sm" data-testid="api-keys">
               <caption className="sr-only">Your API keys</caption>
               <thead>

@@ -6,6 +6,8 @@ test('a signed-out visitor and a non-admin get a refusal, in the UI and in tRPC'
   await openPage(page, '/admin');
   await expect(page.getByTestId('admin-refused')).toContainText('Sign in with an admin wallet');
   await expect(page.getByTestId('admin-agents')).toHaveCount(0);
+  await expect(page.getByTestId('open-signals')).toHaveCount(0);
+  await expect(page.getByTestId('admin-skills')).toHaveCount(0);
   const anonymous = await page.request.get('/api/trpc/admin.agents?input=%7B%7D');
   expect(anonymous.status()).toBe(401);
 
@@ -17,11 +19,18 @@ test('a signed-out visitor and a non-admin get a refusal, in the UI and in tRPC'
     ['admin.agents?input=%7B%7D', 'get'],
     ['admin.auditLog?input=%7B%7D', 'get'],
     ['admin.pauseAgent', 'post'],
+    ['admin.openSignals?input=%7B%7D', 'get'],
+    ['admin.skills?input=%7B%7D', 'get'],
+    ['admin.failedDeliveries?input=%7B%7D', 'get'],
+    ['admin.resolveSignal', 'post'],
+    ['admin.hideSkill', 'post'],
+    ['admin.rejectSkill', 'post'],
+    ['admin.redeliver', 'post'],
   ] as const) {
     const response =
       method === 'get'
         ? await page.request.get(`/api/trpc/${path}`)
-        : await page.request.post(`/api/trpc/${path}`, { data: { ref: 'anything' } });
+        : await page.request.post(`/api/trpc/${path}`, { data: { ref: 'anything', id: 'anything', deliveryId: 'x' } });
     expect(response.status(), path).toBe(403);
     expect(((await response.json()) as { error: { data: { code: string } } }).error.data.code).toBe('FORBIDDEN');
   }
@@ -44,7 +53,7 @@ test('an admin pauses an agent (no longer callable), unpauses it, and the audit 
   await signInWithKey(page.request, ADMIN);
   await openPage(page, '/admin');
   await expect(page.getByTestId('stats-chart')).toBeVisible();
-  await page.getByLabel('Search').fill('pause-target');
+  await page.getByLabel('Search agents').fill('pause-target');
   const row = page.getByTestId('admin-agents').locator(`tr[data-handle="${target.handle}"]`);
   await expect(row.getByTestId('agent-status')).toHaveText('active');
   page.once('dialog', (dialog) => void dialog.accept());

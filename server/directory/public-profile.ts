@@ -27,7 +27,7 @@ async function buildProfile(ref: string) {
     db().attestation.findMany({ where: { subjectAgentId: agent.id }, orderBy: { createdAt: 'desc' }, take: 100 }),
     propagatedTrust(),
     db().skill.findMany({
-      where: { authorAgentId: agent.id, status: 'active', removedAt: null },
+      where: { authorAgentId: agent.id, status: 'active', removedAt: null, hiddenAt: null },
       orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
       take: 100,
       select: { name: true, category: true, pricingType: true },

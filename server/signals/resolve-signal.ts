@@ -97,7 +97,13 @@ export async function settleSignal(signalId: string, outcome: Outcome, resolvedB
  * open signal (409 once resolved: a second resolution moves nothing). All of it is one database
  * transaction under the signal's row lock, so concurrent resolutions pay once.
  */
-export async function resolveSignal(caller: Caller, signalId: string, outcome: Outcome) {
+export async function resolveSignal(
+  caller: Caller,
+  signalId: string,
+  outcome: Outcome,
+  /** Runs in the same transaction once settled (the admin console writes its audit entry here). */
+  alongside?: (tx: Tx, settled: NonNullable<Awaited<ReturnType<typeof settleSignal>>>) => Promise<void>,
+) {
   return withTransaction(
     async (tx) => {
       const [signal] = await tx.sql.query<{ publisher_wallet: string; status: string; outcome: string | null }>(
@@ -115,6 +121,7 @@ export async function resolveSignal(caller: Caller, signalId: string, outcome: O
           outcome: signal.outcome,
         });
       }
+      if (alongside) await alongside(tx, settled);
       return settled;
     },
     { timeoutMs: 120_000 },

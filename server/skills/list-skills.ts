@@ -14,11 +14,12 @@ export interface ListSkillsInput {
 }
 
 /**
- * Both families' skill lists. Drafts are listed only to their author (every draft to admins); an
+ * Both families' skill lists (hidden skills excluded). Drafts are listed only to their author (every draft to admins); an
  * anonymous caller asking for drafts gets an empty list.
  */
 export async function listSkills(input: ListSkillsInput) {
-  const where: Prisma.SkillWhereInput = { removedAt: null, status: input.status };
+  // Skills an admin hid are in no list (the console lists them; docs/spec-decisions.md).
+  const where: Prisma.SkillWhereInput = { removedAt: null, hiddenAt: null, status: input.status };
   if (input.status === 'draft' && !isAdmin(input.viewer)) {
     where.authorWallet = input.viewer ?? '__nobody__';
   }

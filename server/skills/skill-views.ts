@@ -62,10 +62,12 @@ export async function presentSkills(skills: Skill[], viewer: string | null) {
   );
 }
 
-/** A skill that exists and was not removed; drafts only for their author and admins (404 otherwise). */
+/** A skill that exists and was not removed; drafts and hidden skills only for their author and admins (404 otherwise). */
 export async function requireSkill(id: string, viewer: Address | string | null = null): Promise<Skill> {
   const skill = await db().skill.findUnique({ where: { id } });
   if (!skill || skill.removedAt) throw ApiError.notFound('Skill');
   if (skill.status !== 'active' && !canManage(skill, viewer)) throw ApiError.notFound('Skill');
+  // Hidden by an admin: gone for everyone but its author and the admins (who may still remove it).
+  if (skill.hiddenAt && !canManage(skill, viewer)) throw ApiError.notFound('Skill');
   return skill;
 }

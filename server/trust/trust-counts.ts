@@ -20,7 +20,7 @@ const COUNT_COLUMNS = `
   ${VERIFIED} AS verified,
   a.tier,
   (SELECT count(*) FROM skills s
-   WHERE s.author_agent_id = a.id AND s.status = 'active' AND s.removed_at IS NULL)::int AS published_skills,
+   WHERE s.author_agent_id = a.id AND s.status = 'active' AND s.removed_at IS NULL AND s.hidden_at IS NULL)::int AS published_skills,
   GREATEST(0,
     (SELECT count(*) FROM endorsements e WHERE e.subject_agent_id = a.id AND e.status = 'active')
     + (SELECT coalesce(sum(CASE t.verdict WHEN 'positive' THEN 1 WHEN 'negative' THEN -1 ELSE 0 END), 0)

@@ -1,6 +1,7 @@
 import type { Address } from 'viem';
 import { tierAtLeast, tierOfWallet } from '../agents/tiers';
 import { db } from '../core/db';
+import type { Prisma } from '../core/db/generated/client';
 import { ApiError } from '../core/errors';
 import { currentRuntime } from '../core/runtime';
 import { EVENT_MIN_TIER, type EventName } from '../events/emit';
@@ -106,7 +107,7 @@ interface DeliveryRow {
   createdAt: Date;
 }
 
-function presentDelivery(row: DeliveryRow, names: Map<bigint, string>) {
+export function presentDelivery(row: DeliveryRow, names: Map<bigint, string>) {
   return {
     id: row.id,
     webhook_id: row.webhookId,
@@ -123,7 +124,7 @@ function presentDelivery(row: DeliveryRow, names: Map<bigint, string>) {
   };
 }
 
-async function eventNames(ids: bigint[]): Promise<Map<bigint, string>> {
+export async function eventNames(ids: bigint[]): Promise<Map<bigint, string>> {
   const events = await db().event.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
   return new Map(events.map((event) => [event.id, event.name]));
 }
@@ -136,20 +137,43 @@ export async function listDeliveries(wallet: Address, id: string, limit: number)
   return { deliveries: rows.map((row) => presentDelivery(row, names)) };
 }
 
+type DeliveryClient = Pick<Prisma.TransactionClient, 'webhook' | 'webhookDelivery'>;
+
+/**
+ * Starts a finished delivery again inside `client` (the caller's transaction or the database):
+ * 404 unknown, 409 still pending; the webhook is enabled again. Call wakeDeliveries() once committed.
+ */
+export async function restartDelivery(client: DeliveryClient, webhookId: string, deliveryId: string) {
+  const { count } = await client.webhookDelivery.updateMany({
+    where: { id: deliveryId, webhookId, status: { in: ['delivered', 'failed'] } },
+    data: { status: 'pending', attempts: 0, nextAttemptAt: new Date(), claimedUntil: null },
+  });
+  const row = await client.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId } });
+  if (!row) throw ApiError.notFound('Delivery');
+  if (count === 0) throw new ApiError('conflict', 'This delivery is still pending; wait for its attempts to finish');
+  await client.webhook.update({
+    where: { id: webhookId },
+    data: { isActive: true, disabledReason: null, consecutiveFailures: 0 },
+  });
+  return row;
+}
+
+/** Tells the webhook workers that a delivery is due now. */
+export function wakeDeliveries(): void {
+  currentRuntime().changes.publish({ kind: 'event', id: null });
+}
+
+export async function presentDeliveryRow(row: DeliveryRow) {
+  return presentDelivery(row, await eventNames([row.eventId]));
+}
+
 /**
  * Sends a finished delivery again (a new series of attempts, same event id). A delivery that is
  * still pending or being sent is 409; a disabled webhook is enabled again by this.
  */
 export async function redeliver(wallet: Address, id: string, deliveryId: string) {
   await ownWebhook(wallet, id);
-  const { count } = await db().webhookDelivery.updateMany({
-    where: { id: deliveryId, webhookId: id, status: { in: ['delivered', 'failed'] } },
-    data: { status: 'pending', attempts: 0, nextAttemptAt: new Date(), claimedUntil: null },
-  });
-  const row = await db().webhookDelivery.findFirst({ where: { id: deliveryId, webhookId: id } });
-  if (!row) throw ApiError.notFound('Delivery');
-  if (count === 0) throw new ApiError('conflict', 'This delivery is still pending; wait for its attempts to finish');
-  await db().webhook.update({ where: { id }, data: { isActive: true, disabledReason: null, consecutiveFailures: 0 } });
-  currentRuntime().changes.publish({ kind: 'event', id: null });
-  return presentDelivery(row, await eventNames([row.eventId]));
+  const row = await restartDelivery(db(), id, deliveryId);
+  wakeDeliveries();
+  return presentDeliveryRow(row);
 }

@@ -7,6 +7,10 @@ import { getCredits } from '../../credits/get-credits';
 import { patchAgentBody } from '../../schemas/agent';
 import { mintApiKeyBody, revokeApiKeyBody } from '../../schemas/api-key';
 import { ALL_SCOPES } from '../../core/scopes';
+import { EVENT_MIN_TIER, EVENT_NAMES } from '../../events/emit';
+import { deleteMemory, listMemory, readMemory } from '../../memory/memory';
+import { webhookBody, webhookRef, deliveryRef } from '../../schemas/webhook';
+import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, redeliver } from '../../webhooks/manage-webhooks';
 import { router, sessionCaller, walletProcedure } from '../init';
 
 export const meRouter = router({
@@ -52,4 +56,34 @@ export const meRouter = router({
     .input(revokeApiKeyBody)
     .mutation(async ({ input, ctx }) => revokeApiKey(await sessionCaller(ctx.wallet), input.key_id)),
   credits: walletProcedure.query(async ({ ctx }) => getCredits(await sessionCaller(ctx.wallet))),
+  /** The signed-in wallet's webhooks, and the event names one can subscribe to (with their minimum tier). */
+  webhooks: walletProcedure.query(async ({ ctx }) => ({
+    ...(await listWebhooks(ctx.wallet)),
+    events: EVENT_NAMES.map((name) => ({ name, min_tier: EVENT_MIN_TIER[name] })),
+  })),
+  /** The same checks as POST /api/v1/webhooks; a generated secret is in this answer only. */
+  createWebhook: walletProcedure
+    .input(webhookBody.pick({ url: true, events: true, secret: true }))
+    .mutation(async ({ input, ctx }) => {
+      const created = await createWebhook(ctx.wallet, { url: input.url, events: input.events, secret: input.secret });
+      return { ...created, secret: 'secret' in created ? created.secret : null };
+    }),
+  deleteWebhook: walletProcedure.input(webhookRef).mutation(async ({ input, ctx }) => {
+    await deleteWebhook(ctx.wallet, input.id);
+    return { deleted: true as const, id: input.id };
+  }),
+  webhookDeliveries: walletProcedure
+    .input(webhookRef.extend({ limit: z.number().int().min(1).max(100).default(50) }))
+    .query(({ input, ctx }) => listDeliveries(ctx.wallet, input.id, input.limit)),
+  redeliver: walletProcedure.input(deliveryRef).mutation(({ input, ctx }) => redeliver(ctx.wallet, input.id, input.delivery_id)),
+  /** One of the wallet's agents' memory keys (no values) and usage: GET /api/v1/agents/{id}/memory. */
+  memory: walletProcedure
+    .input(z.object({ agentId: z.uuid() }))
+    .query(async ({ input, ctx }) => listMemory(await sessionCaller(ctx.wallet), input.agentId)),
+  memoryValue: walletProcedure
+    .input(z.object({ agentId: z.uuid(), key: z.string().min(1).max(256) }))
+    .query(async ({ input, ctx }) => readMemory(await sessionCaller(ctx.wallet), input.agentId, input.key)),
+  deleteMemoryKey: walletProcedure
+    .input(z.object({ agentId: z.uuid(), key: z.string().min(1).max(256) }))
+    .mutation(async ({ input, ctx }) => deleteMemory(await sessionCaller(ctx.wallet), input.agentId, input.key)),
 });
