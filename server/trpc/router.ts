@@ -1,9 +1,11 @@
 import { router } from './init';
 import { adminRouter } from './routers/admin';
 import { agentsRouter } from './routers/agents';
+import { analyzerRouter } from './routers/analyzer';
 import { authRouter } from './routers/auth';
 import { graphRouter } from './routers/graph';
 import { meRouter } from './routers/me';
+import { skillsRouter } from './routers/skills';
 import { statsRouter } from './routers/stats';
 
 /** The UI's procedures (/api/trpc), over the same services as the REST API (docs/ui.md). */
@@ -14,6 +16,8 @@ export const appRouter = router({
   graph: graphRouter,
   me: meRouter,
   admin: adminRouter,
+  skills: skillsRouter,
+  analyzer: analyzerRouter,
 });
 
 export type AppRouter = typeof appRouter;
