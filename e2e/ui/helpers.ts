@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 
@@ -79,4 +82,15 @@ export async function bearerFor(request: APIRequestContext, account: PrivateKeyA
   });
   expect(verify.status()).toBe(200);
   return ((await verify.json()) as { token: string }).token;
+}
+
+/** The app's DATA_DIR (e2e/ui/serve.ts names it by the app's port). */
+export const uiDataDir = () => path.join(tmpdir(), `vouchsafe-ui-e2e-${process.env.UI_E2E_PORT}`);
+
+/** The bundled devnet's analyzer fixtures (DATA_DIR/devnet.json, docs/chain.md). */
+export function devnetSampleTokens(): { address: `0x${string}`; symbol: string; kind: string }[] {
+  const file = JSON.parse(readFileSync(path.join(uiDataDir(), 'devnet.json'), 'utf8')) as {
+    sampleTokens: { address: `0x${string}`; symbol: string; kind: string }[];
+  };
+  return file.sampleTokens;
 }
