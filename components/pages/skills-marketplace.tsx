@@ -261,7 +261,9 @@ function InstallButton({
   const own = session.wallet.toLowerCase() === authorWallet.toLowerCase();
   const submit = async () => {
     setSignError(null);
-    const message = `Install skill ${skillId} ${Math.floor(Date.now() / 1000)}`;
+    // A nonce before the timestamp, so a second click in the same second is a new message (each is accepted once).
+    const nonce = Math.random().toString(36).slice(2, 10);
+    const message = `Install skill ${skillId} ${nonce} ${Math.floor(Date.now() / 1000)}`;
     try {
       const signature = await signMessageAsync({ message, account: session.wallet as `0x${string}` });
       install.mutate({ id: skillId, message, signature });
