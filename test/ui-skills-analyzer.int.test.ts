@@ -33,9 +33,13 @@ async function failure(promise: Promise<unknown>): Promise<{ code: string; apiCo
   }
 }
 
-async function walletAtTier(tier: string) {
-  const { account } = await registerAgent(app);
-  await app.database.sql.query('UPDATE agents SET tier = $1 WHERE owner_wallet = $2', [tier, account.address]);
+const TOKENS: Record<string, bigint> = { none: 0n, entry: 1_000_000n, pro: 10_000_000n };
+
+/** A wallet holding the platform tokens of `tier` (read from the chain), with an agent. */
+async function walletAtTier(tier: 'none' | 'entry' | 'pro') {
+  const account = newWallet();
+  if (TOKENS[tier]! > 0n) await chain.giveTokens(account.address, TOKENS[tier]!);
+  await registerAgent(app, account);
   return account;
 }
 
