@@ -119,7 +119,7 @@ export function ContractAnalyzer({ chainId }: { chainId: number }) {
         <button
           type="submit"
           disabled={analyze.isPending}
-          className="rounded-md bg-emerald-500 px-4 py-2 font-medium text-slate-950 hover:bg-emerald-400 disabled:opacity-60 sm:mb-7"
+          className="rounded-md bg-emerald-500 px-4 py-2 font-medium text-slate-950 hover:bg-emerald-400 disabled:opacity-60 sm:mb-6"
         >
           {analyze.isPending ? 'Analyzing…' : 'Analyze'}
         </button>

@@ -50,6 +50,7 @@ test('the skills page lists the example skills and a skill published through the
   await card.getByRole('button', { name: `Install ${name}` }).click();
   await expect(card.getByTestId('install-result')).toHaveText('Installed.');
   await expect(card).toContainText('1 install');
+  await page.screenshot({ path: 'docs/screenshots/skills-signed-in-1440.png', fullPage: true });
 
   // A skill the safety scan keeps in draft is never listed publicly.
   const draftName = `Drainer ${Date.now().toString(36)}`;
@@ -92,6 +93,7 @@ test('the analyzer page grades the devnet honeypot F; validation and the free li
   await expect(page.getByTestId('analysis-honeypot')).toHaveText('yes');
   await expect(page.getByTestId('risk-factors')).toContainText('honeypot');
   await expect(page.getByTestId('analysis-summary')).toContainText('honeypot');
+  await page.screenshot({ path: 'docs/screenshots/analyze-result-1440.png', fullPage: true });
 
   // The free limit (5 per IP per day) is one budget for REST and the UI: use up the rest through REST.
   for (let i = 0; i < 10; i++) {
