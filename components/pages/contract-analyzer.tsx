@@ -189,9 +189,11 @@ export function ContractAnalyzer({ chainId }: { chainId: number }) {
                 <Fact
                   label="Lock remaining"
                   value={
-                    result.liquidity.lock_duration_days >= 36500
-                      ? 'burned (permanent)'
-                      : `${result.liquidity.lock_duration_days} day${result.liquidity.lock_duration_days === 1 ? '' : 's'}`
+                    !result.liquidity.is_locked
+                      ? 'not locked'
+                      : result.liquidity.lock_duration_days >= 36500
+                        ? 'burned (permanent)'
+                        : `${result.liquidity.lock_duration_days} day${result.liquidity.lock_duration_days === 1 ? '' : 's'}`
                   }
                 />
               </dl>
