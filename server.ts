@@ -59,6 +59,9 @@ async function main() {
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const pathname = (request.url ?? '/').split('?')[0]!;
     if (isRestApiPath(pathname)) return void apiListener(request, response);
+    // Next's routes (tRPC) read the client from the last X-Forwarded-For entry: without a trusted
+    // proxy that is the socket's address, never what the client wrote, as the REST door does.
+    if (!runtime.config.TRUST_PROXY) request.headers['x-forwarded-for'] = request.socket.remoteAddress ?? 'unknown';
     void nextHandler(request, response);
   });
   server.keepAliveTimeout = 65_000;

@@ -1,4 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 
@@ -125,4 +128,15 @@ export async function checkAccessibleAtBothWidths(page: Page) {
     expect(overflow, `scrolls sideways at ${width}px`).toBeLessThanOrEqual(1);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** The app's DATA_DIR (e2e/ui/serve.ts names it by the app's port). */
+export const uiDataDir = () => path.join(tmpdir(), `vouchsafe-ui-e2e-${process.env.UI_E2E_PORT}`);
+
+/** The bundled devnet's analyzer fixtures (DATA_DIR/devnet.json, docs/chain.md). */
+export function devnetSampleTokens(): { address: `0x${string}`; symbol: string; kind: string }[] {
+  const file = JSON.parse(readFileSync(path.join(uiDataDir(), 'devnet.json'), 'utf8')) as {
+    sampleTokens: { address: `0x${string}`; symbol: string; kind: string }[];
+  };
+  return file.sampleTokens;
 }

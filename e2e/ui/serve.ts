@@ -3,7 +3,7 @@
 // with a fresh DATA_DIR. Stops both when Playwright stops it.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ADMIN, MOCK } from './wallets';
@@ -14,6 +14,10 @@ const anvil = spawn('node_modules/.bin/anvil', ['--port', anvilPort, '--host', '
   stdio: 'inherit',
 });
 const base = `http://127.0.0.1:${appPort}`;
+// Fresh, and named by the port so specs find the devnet's fixtures (uiDataDir() in helpers.ts).
+const dataDir = path.join(tmpdir(), `vouchsafe-ui-e2e-${appPort}`);
+rmSync(dataDir, { recursive: true, force: true });
+mkdirSync(dataDir);
 // On PostgreSQL the app gets a schema of its own (left behind for inspection; names start with ui_e2e_).
 const databaseUrl = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL) : null;
 databaseUrl?.searchParams.set('schema', `ui_e2e_${randomBytes(6).toString('hex')}`);
@@ -24,7 +28,7 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     NODE_ENV: 'production',
     PORT: appPort,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl.toString() } : {}),
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'vouchsafe-ui-e2e-')),
+    DATA_DIR: dataDir,
     PUBLIC_BASE_URL: base,
     ADMIN_WALLETS: ADMIN.address,
     UI_MOCK_WALLET: MOCK.address,
