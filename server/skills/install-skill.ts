@@ -4,7 +4,7 @@ import { database, db } from '../core/db';
 import { SqlParams, type Queryable } from '../core/db/sql-runner';
 import { microToClaw } from '../core/money';
 import { PLATFORM_FEES, walletAccount } from '../credits/accounts';
-import { post, splitPostings } from '../credits/ledger';
+import { callerPays } from '../credits/caller-pays';
 import { eventCte, wake } from '../events/emit';
 import { verifySignedMessage } from '../signatures/verify-signed-message';
 import type { Skill } from '../core/db/generated/client';
@@ -102,20 +102,18 @@ export async function installSkill(input: InstallInput) {
       : `skill-purchase:${skill.id}:${wallet}`;
     const newPaidUntil = subscription ? new Date(now + SUBSCRIPTION_PERIOD_MS) : null;
     const buyer = await primaryAgentOf(wallet);
-    const { applied } = await post(
+    const { applied } = await callerPays(
       {
+        caller: { wallet, maxSpendPerDay: buyer?.maxSpendPerDay ?? null },
+        amount: skill.price,
+        to: {
+          shares: [{ account: walletAccount(skill.authorWallet), weight: 1n }],
+          fee: { account: PLATFORM_FEES, bps: SKILL_FEE_BPS },
+          remainderTo: walletAccount(skill.authorWallet),
+        },
         reason: subscription ? 'skill_subscription' : 'skill_purchase',
-        refType: 'skill',
-        refId: skill.id,
+        ref: { type: 'skill', id: skill.id },
         idempotencyKey: key,
-        postings: splitPostings(
-          walletAccount(wallet),
-          skill.price,
-          [{ account: walletAccount(skill.authorWallet), weight: 1n }],
-          { account: PLATFORM_FEES, bps: SKILL_FEE_BPS },
-          walletAccount(skill.authorWallet),
-        ),
-        spend: { wallet, amount: skill.price, limit: buyer?.maxSpendPerDay ?? null },
         alongside: (p) => installCtes(p, skill, wallet, newPaidUntil, 'txn'),
       },
       sql,
