@@ -68,6 +68,18 @@ export interface InstallInput {
   signature: string;
 }
 
+/** The skill, once the installer's signature of `<verb> skill <id> <ts>` checks out (401 otherwise). */
+async function signedFor(input: InstallInput, verb: 'Install' | 'Uninstall'): Promise<Skill> {
+  const skill = await requireSkill(input.id);
+  await verifySignedMessage({
+    wallet: input.installerWallet,
+    message: input.message,
+    signature: input.signature,
+    action: `${verb} skill ${skill.id}`,
+  });
+  return skill;
+}
+
 /**
  * POST /api/skills/{id}/install, signed `Install skill <id> <ts>`. Idempotent: installing twice
  * changes nothing and charges nothing. one_time/paid skills are paid once per wallet, ever (a
@@ -75,13 +87,7 @@ export interface InstallInput {
  * the author minus the platform fee through the ledger (402 when the buyer cannot pay).
  */
 export async function installSkill(input: InstallInput) {
-  const skill = await requireSkill(input.id);
-  await verifySignedMessage({
-    wallet: input.installerWallet,
-    message: input.message,
-    signature: input.signature,
-    action: `Install skill ${skill.id}`,
-  });
+  const skill = await signedFor(input, 'Install');
   const wallet = input.installerWallet;
   const { sql } = database();
   const existing = await db().skillInstall.findUnique({
@@ -146,13 +152,7 @@ export async function installSkill(input: InstallInput) {
 
 /** DELETE /api/skills/{id}/install, signed `Uninstall skill <id> <ts>`. Uninstalling twice changes nothing. */
 export async function uninstallSkill(input: InstallInput) {
-  const skill = await requireSkill(input.id);
-  await verifySignedMessage({
-    wallet: input.installerWallet,
-    message: input.message,
-    signature: input.signature,
-    action: `Uninstall skill ${skill.id}`,
-  });
+  const skill = await signedFor(input, 'Uninstall');
   const rows = await database().sql.query<{ n: number; installs: number | null }>(
     `WITH gone AS (
        UPDATE skill_installs SET active = false, uninstalled_at = now()
