@@ -1,40 +1,32 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getAddress, type Address } from 'viem';
 import { forgetAnalyses } from '../server/analyzer/analyze-request';
 import { analyzeContract } from '../server/analyzer/analyze-contract';
 import { chain as chain_, disableChain, useChain } from '../server/chain/client';
 import { database } from '../server/core/db';
 import { deployAnalyzerFixtures, type AnalyzerFixtures } from './analyzer-fixtures';
-import { rpcRecorder, startTestChain, type TestChain } from './chain';
-import { startTestApp, type TestApp } from './harness';
+import { rpcRecorder, useTestChain } from './chain';
 import { newWallet, registerAgent, signatureHeaders, signIn } from './wallets';
 
 // The contract analyzer on real bytecode: the devnet's sample tokens and the analyzer fixtures
 // (test/analyzer-fixtures.ts), trades simulated with eth_call and state overrides (issue 13).
 
-let chain: TestChain;
-let app: TestApp;
 let fx: AnalyzerFixtures;
 let ipCounter = 0;
 // Each test analyzes from its own IP, so the free limit of one test never touches another.
 let ip = '';
 
-beforeAll(async () => {
-  chain = await startTestChain();
-  fx = await deployAnalyzerFixtures(chain.client, chain.rpcUrl, chain.deployment);
-  app = await startTestApp({ TRUST_PROXY: 'true', LIQUIDITY_LOCKERS: fx.lockers.join(',') }, { chain });
-}, 60_000);
-afterAll(async () => {
-  await app?.close();
-  await chain?.stop();
+const { chain, app } = useTestChain({
+  app: async (started) => {
+    fx = await deployAnalyzerFixtures(started.client, started.rpcUrl, started.deployment);
+    return { TRUST_PROXY: 'true', LIQUIDITY_LOCKERS: fx.lockers.join(',') };
+  },
 });
-beforeEach(async () => {
+beforeEach(() => {
   ip = `198.51.100.${++ipCounter}`;
-  await chain.snapshot();
 });
-afterEach(async () => {
+afterEach(() => {
   forgetAnalyses();
-  await chain.revert();
 });
 
 async function analyze(address: Address | string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {

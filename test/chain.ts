@@ -14,14 +14,17 @@ import {
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startAnvil, type Anvil } from '../server/chain/devnet/anvil';
 import { ANVIL_KEYS, DEPLOYER_KEY, deployFixtures, type DevnetDeployment } from '../server/chain/devnet/deploy';
+import { useChain } from '../server/chain/client';
 import { devnetChain } from '../server/chain/viem-chain';
+import { startTestApp, type TestApp } from './harness';
 
 // A real EVM for integration tests: one anvil per test file, loaded from the devnet state that the
 // first chain test of a run (or an earlier run) deployed and cached in the temp directory, so a
 // test file pays ~0.3 s rather than a deployment. Call snapshot() before and revert() after each
-// test (see useChainSnapshots) to keep tests independent.
+// test (useTestChain does both) to keep tests independent.
 
 export interface TestChain {
   rpcUrl: string;
@@ -180,4 +183,76 @@ export async function rpcRecorder(target: string): Promise<RpcRecorder> {
       server.close(() => resolve());
     });
   return recorder;
+}
+
+export interface UseTestChainOptions {
+  /**
+   * Start an app on the chain with this env (a function may first deploy what the env names);
+   * omitted: no app.
+   */
+  app?: Record<string, string> | ((chain: TestChain) => Record<string, string> | Promise<Record<string, string>>);
+  /** Point the app at the chain through an rpcRecorder (reachable as `recorder`). */
+  recorder?: boolean;
+  /** Snapshot the chain before each test and revert after it (default true). */
+  snapshots?: boolean;
+}
+
+export interface ChainTestContext {
+  chain: TestChain;
+  app: TestApp;
+  recorder: RpcRecorder;
+}
+
+/** A stand-in for a value that a beforeAll hook creates: reading it earlier throws. */
+function late<T extends object>(name: string): { proxy: T; set(value: T | undefined): void; get(): T | undefined } {
+  let current: T | undefined;
+  const target = (): T => {
+    if (!current) throw new Error(`${name} is used before useTestChain started it (use it inside a hook or test)`);
+    return current;
+  };
+  const proxy = new Proxy({} as T, {
+    get(_, key) {
+      const value = Reflect.get(target(), key) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current) : value;
+    },
+    has: (_, key) => Reflect.has(target(), key),
+    set: (_, key, value) => Reflect.set(target(), key, value),
+  });
+  return { proxy, set: (value) => (current = value), get: () => current };
+}
+
+/**
+ * The chain test setup in one call, at the top of a file or a describe: starts a test chain (and,
+ * with `app`, an app on it; with `recorder`, behind an rpcRecorder) before all tests, stops them
+ * after, and keeps tests independent with a snapshot before and a revert after each. The returned
+ * chain, app and recorder can be used inside hooks and tests. Hooks a file adds after this call run
+ * after the snapshot, and their afterEach before the revert.
+ */
+export function useTestChain(options: UseTestChainOptions = {}): ChainTestContext {
+  const chain = late<TestChain>('chain');
+  const app = late<TestApp>('app');
+  const recorder = late<RpcRecorder>('recorder');
+  beforeAll(async () => {
+    const started = await startTestChain();
+    chain.set(started);
+    if (options.app === undefined) return;
+    const env = typeof options.app === 'function' ? await options.app(started) : options.app;
+    const running = await startTestApp(env, { chain: started });
+    app.set(running);
+    if (options.recorder) {
+      const proxy = await rpcRecorder(started.rpcUrl);
+      recorder.set(proxy);
+      useChain(running.runtime, proxy.url, started.deployment);
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await app.get()?.close();
+    await recorder.get()?.close();
+    await chain.get()?.stop();
+  });
+  if (options.snapshots !== false) {
+    beforeEach(() => chain.proxy.snapshot());
+    afterEach(() => chain.proxy.revert());
+  }
+  return { chain: chain.proxy, app: app.proxy, recorder: recorder.proxy };
 }

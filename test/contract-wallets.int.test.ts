@@ -1,34 +1,17 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeFunctionData, getAddress, hashMessage, keccak256, toHex, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { serializeErc6492Signature } from 'viem/utils';
 import { artifact } from '../server/chain/artifacts';
 import { DEPLOYER_KEY } from '../server/chain/devnet/deploy';
-import { useChain } from '../server/chain/client';
-import { rpcRecorder, startTestChain, type RpcRecorder, type TestChain } from './chain';
-import { startTestApp, type TestApp } from './harness';
+import { useTestChain } from './chain';
 import { signedAction } from './wallets';
 
 // Smart-contract wallets sign in and sign messages through the chain: ERC-1271 (a deployed wallet:
 // our OwnerWallet1271 and a real Safe 1.4.1) and ERC-6492 (a wallet not deployed yet).
 
-let chain: TestChain;
-let app: TestApp;
-let recorder: RpcRecorder;
-beforeAll(async () => {
-  chain = await startTestChain();
-  app = await startTestApp({ PUBLIC_BASE_URL: 'https://vouchsafe.example' }, { chain });
-  // The app talks to the chain through a recording proxy.
-  recorder = await rpcRecorder(chain.rpcUrl);
-  useChain(app.runtime, recorder.url, chain.deployment);
-});
-afterAll(async () => {
-  await app?.close();
-  await recorder?.close();
-  await chain?.stop();
-});
-beforeEach(() => chain.snapshot());
-afterEach(() => chain.revert());
+// The app talks to the chain through a recording proxy.
+const { chain, app, recorder } = useTestChain({ app: { PUBLIC_BASE_URL: 'https://vouchsafe.example' }, recorder: true });
 
 async function deployOwnerWallet(owner: Address): Promise<Address> {
   const { abi, bytecode } = artifact('OwnerWallet1271');

@@ -1,32 +1,16 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erc20Abi, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { artifact } from '../server/chain/artifacts';
-import { useChain } from '../server/chain/client';
 import { DEPLOYER_KEY } from '../server/chain/devnet/deploy';
-import { startTestChain, rpcRecorder, TOKEN_UNIT, type RpcRecorder, type TestChain } from './chain';
+import { TOKEN_UNIT, useTestChain } from './chain';
 import { startTestApp, type TestApp } from './harness';
 import { clawBalance } from './money';
 import { signIn } from './wallets';
 
 // POST /api/v1/credits/deposit against real ERC-20 transfers on the devnet.
 
-let chain: TestChain;
-let app: TestApp;
-let recorder: RpcRecorder;
-beforeAll(async () => {
-  chain = await startTestChain();
-  app = await startTestApp({}, { chain });
-  recorder = await rpcRecorder(chain.rpcUrl);
-  useChain(app.runtime, recorder.url, chain.deployment);
-});
-afterAll(async () => {
-  await app?.close();
-  await recorder?.close();
-  await chain?.stop();
-});
-beforeEach(() => chain.snapshot());
-afterEach(() => chain.revert());
+const { chain, app, recorder } = useTestChain({ app: {}, recorder: true });
 
 interface Depositor {
   key: Hex;

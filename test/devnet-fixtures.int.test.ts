@@ -1,19 +1,13 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { erc20Abi, parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { artifact } from '../server/chain/artifacts';
-import { startTestChain, type TestChain } from './chain';
+import { useTestChain } from './chain';
 
 // The devnet fixtures behave as devnet.json describes (the analyzer and trade features rely on it):
 // real Uniswap V2 swaps, a V3 quote, a honeypot that cannot be sold, a fee-on-transfer token.
 
-let chain: TestChain;
-beforeAll(async () => {
-  chain = await startTestChain();
-});
-afterAll(() => chain?.stop());
-beforeEach(() => chain.snapshot());
-afterEach(() => chain.revert());
+const { chain } = useTestChain();
 
 const sample = (kind: string) => chain.deployment.sampleTokens.find((token) => token.kind === kind)!;
 const deadline = () => BigInt(Math.floor(Date.now() / 1000) + 3600);

@@ -1,12 +1,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { chain as openChain, useChain } from '../server/chain/client';
 import { tokenBalance } from '../server/chain/tokens';
-import { startTestChain, type TestChain } from './chain';
+import { startTestChain, useTestChain } from './chain';
 import { startTestApp, type TestApp } from './harness';
 
 // The bundled devnet as `npm start` runs it (no CHAIN_RPC_URL): started by the runtime, fixtures
@@ -69,16 +69,7 @@ describe('bundled devnet', () => {
 });
 
 describe('faucet', () => {
-  let chain: TestChain;
-  let app: TestApp;
-  beforeAll(async () => {
-    chain = await startTestChain();
-    app = await startTestApp({}, { chain });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await chain?.stop();
-  });
+  const { chain, app } = useTestChain({ app: {}, snapshots: false });
 
   it('refuses bad input', async () => {
     const response = await app.post('/api/v1/devnet/faucet', { wallet_address: 'nope', platform_tokens: -1 });

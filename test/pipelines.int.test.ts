@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emit } from '../server/events/emit';
 import { runDueCronPipelines, runEventPipelines } from '../server/pipelines/triggers';
 import { applyMapping, MappingError } from '../server/pipelines/mapping';
 import { startTestApp, type TestApp } from './harness';
@@ -260,6 +261,34 @@ describe('pipelines', () => {
     expect(detail.body.recent_runs).toHaveLength(1);
     expect(detail.body.recent_runs[0].trigger).toBe('sse_event');
     expect(detail.body.recent_runs[0].steps[0].input).toEqual({ skill: 'Audit helper alpha' });
+  });
+
+  it('fires only on events its owner may see, never on another wallet’s private event', async () => {
+    const a = await agentAt('/echo?private');
+    const me = await user(1000);
+    const other = await user();
+    const created = await app.post(
+      '/api/v1/pipelines',
+      {
+        name: 'On any job',
+        trigger_type: 'sse_event',
+        trigger_event: 'job.posted',
+        steps: [step('notify', a.id, { input_mapping: { title: '/trigger/data/title' } })],
+      },
+      { token: me.token },
+    );
+    expect(created.status).toBe(201);
+    await runEventPipelines();
+    // The event log may hold a private event under a name a pipeline can listen to; the owner's
+    // audience decides, as for the stream and webhooks (docs/events.md).
+    const sql = app.database.sql;
+    await emit('job.posted', { title: 'Secret of the other' }, sql, { audience: [other.address] });
+    await emit('job.posted', { title: 'Mine' }, sql, { audience: [me.address] });
+    await emit('job.posted', { title: 'Everyone' }, sql);
+    await runEventPipelines();
+    const detail = await app.get(`/api/v1/pipelines/${created.body.pipeline_id}`, { token: me.token });
+    const titles = detail.body.recent_runs.map((run: { steps: { input: { title: string } }[] }) => run.steps[0]!.input.title);
+    expect(titles.sort()).toEqual(['Everyone', 'Mine']);
   });
 });
 

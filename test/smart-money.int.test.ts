@@ -1,30 +1,18 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { erc20Abi, parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { artifact } from '../server/chain/artifacts';
 import { database, db } from '../server/core/db';
 import { indexSmartMoney } from '../server/smart-money/indexer';
-import { startTestChain, type TestChain } from './chain';
-import { startTestApp, type TestApp } from './harness';
+import { useTestChain } from './chain';
 import { clawBalance, fund } from './money';
 import { signIn } from './wallets';
 
-let chain: TestChain;
-let app: TestApp;
-beforeAll(async () => {
-  chain = await startTestChain();
-  app = await startTestApp({}, { chain });
-});
-afterAll(async () => {
-  await app?.close();
-  await chain?.stop();
-});
+const { chain, app } = useTestChain({ app: {} });
 beforeEach(async () => {
-  await chain.snapshot();
   // the chain goes back with revert(); the indexer starts again near the head
   await db().smartMoneyCursor.deleteMany();
 });
-afterEach(() => chain.revert());
 
 const deadline = () => BigInt(Math.floor(Date.now() / 1000) + 3600);
 const vouch = () => chain.deployment.platformToken;

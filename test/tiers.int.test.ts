@@ -1,30 +1,18 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { refreshActiveTiers, refreshTier, tierOfWallet } from '../server/agents/tiers';
 import { DEPLOYER_KEY } from '../server/chain/devnet/deploy';
 import { database } from '../server/core/db';
 import { useChain } from '../server/chain/client';
-import { rpcRecorder, startTestChain, TOKEN_UNIT, type TestChain } from './chain';
-import { startTestApp, type TestApp } from './harness';
+import { rpcRecorder, TOKEN_UNIT, useTestChain } from './chain';
 import { newWallet, registerAgent, signIn } from './wallets';
 
 // Tiers from platform-token holdings on a real chain (spec: Authentication, tiers).
 
-let chain: TestChain;
-let app: TestApp;
-beforeAll(async () => {
-  chain = await startTestChain();
-  app = await startTestApp({}, { chain });
-});
-afterAll(async () => {
-  await app?.close();
-  await chain?.stop();
-});
-beforeEach(() => chain.snapshot());
-afterEach(async () => {
+const { chain, app } = useTestChain({ app: {} });
+afterEach(() => {
   vi.useRealTimers();
-  await chain.revert();
 });
 
 async function storedTiers(wallet: Address): Promise<string[]> {

@@ -1,26 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { erc20Abi, parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { artifact } from '../server/chain/artifacts';
 import { db } from '../server/core/db';
 import { runDueStrategies } from '../server/trade/strategies';
-import { startTestChain, type TestChain } from './chain';
-import { startTestApp, type TestApp } from './harness';
+import { useTestChain } from './chain';
 import { clawBalance, fund } from './money';
 import { signIn } from './wallets';
 
-let chain: TestChain;
-let app: TestApp;
-beforeAll(async () => {
-  chain = await startTestChain();
-  app = await startTestApp({}, { chain });
-});
-afterAll(async () => {
-  await app?.close();
-  await chain?.stop();
-});
-beforeEach(() => chain.snapshot());
-afterEach(() => chain.revert());
+const { chain, app } = useTestChain({ app: {} });
 
 async function trader(claw = 0, scopes?: string[]) {
   const key = generatePrivateKey();

@@ -5,6 +5,7 @@ import { validateInvokePayload } from '../agents/invoke-schema';
 import { sharedCache } from '../core/shared-state';
 import { holdAccount, walletAccount } from '../credits/accounts';
 import { post } from '../credits/ledger';
+import { callerPays } from '../credits/caller-pays';
 import { microToClaw } from '../core/money';
 import { database } from '../core/db';
 import { SqlParams } from '../core/db/sql-runner';
@@ -137,25 +138,17 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
        ${p.add(fee.toString())}::bigint, 'pending', ${p.add(input.family)}, ${p.add(chargedAt)}::timestamptz)
      RETURNING id`;
   // The charge and the invocation's record are one statement; a 402 leaves no trace.
-  if (fee > 0n) {
-    await post(
-      {
-        reason: 'invocation_charge',
-        refType: 'invocation',
-        refId: id,
-        postings: [
-          { account: walletAccount(caller.wallet), amount: -fee },
-          { account: escrow, amount: fee },
-        ],
-        spend: { wallet: caller.wallet, amount: fee, limit: caller.maxSpendPerDay },
-        alongside: (p) => [`invocation AS (${record(p)})`],
-      },
-      sql,
-    );
-  } else {
-    const p = new SqlParams();
-    await sql.query(record(p), p.values);
-  }
+  await callerPays(
+    {
+      caller,
+      amount: fee,
+      to: escrow,
+      reason: 'invocation_charge',
+      ref: { type: 'invocation', id },
+      alongside: (p) => [`invocation AS (${record(p)})`],
+    },
+    sql,
+  );
 
   const started = performance.now();
   const outcome = await forward(target, caller, id, input);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { holdAccount, walletAccount } from '../credits/accounts';
-import { post } from '../credits/ledger';
+import { holdAccount } from '../credits/accounts';
+import { callerPays } from '../credits/caller-pays';
 import { database } from '../core/db';
 import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
@@ -38,16 +38,13 @@ export async function postJob(caller: Caller, input: PostJobInput) {
     expires_at: expiresAt.toISOString(),
     requested_by_wallet: caller.wallet,
   };
-  await post(
+  await callerPays(
     {
+      caller,
+      amount: input.bounty,
+      to: holdAccount('job', id),
       reason: 'job_escrow',
-      refType: 'job',
-      refId: id,
-      postings: [
-        { account: walletAccount(caller.wallet), amount: -input.bounty },
-        { account: holdAccount('job', id), amount: input.bounty },
-      ],
-      spend: { wallet: caller.wallet, amount: input.bounty, limit: caller.maxSpendPerDay },
+      ref: { type: 'job', id },
       alongside: (p) => [
         `job AS (
           INSERT INTO jobs (id, poster_wallet, poster_agent_id, title, description, required_skill, bounty, expires_at)

@@ -6,8 +6,8 @@ import { database, db } from '../core/db';
 import type { Pipeline, PipelineRun } from '../core/db/generated/client';
 import { ApiError } from '../core/errors';
 import { MICRO_PER_CLAW, microToClaw } from '../core/money';
-import { PLATFORM_FEES, walletAccount } from '../credits/accounts';
-import { post } from '../credits/ledger';
+import { PLATFORM_FEES } from '../credits/accounts';
+import { callerPays } from '../credits/caller-pays';
 import { PIPELINE_LIMITS, PIPELINE_TRIGGER_EVENTS } from '../schemas/pipeline';
 
 /** spec Limits: creating a pipeline costs 500 CLAW. */
@@ -122,16 +122,13 @@ export async function createPipeline(caller: Caller, input: CreatePipelineInput)
   }
   const [cursor] = await database().sql.query<{ id: string | null }>('SELECT max(id)::text AS id FROM events');
   const id = randomUUID();
-  await post(
+  await callerPays(
     {
+      caller,
+      amount: PIPELINE_CREATION_FEE,
+      to: PLATFORM_FEES,
       reason: 'pipeline_creation',
-      refType: 'pipeline',
-      refId: id,
-      postings: [
-        { account: walletAccount(caller.wallet), amount: -PIPELINE_CREATION_FEE },
-        { account: PLATFORM_FEES, amount: PIPELINE_CREATION_FEE },
-      ],
-      spend: { wallet: caller.wallet, amount: PIPELINE_CREATION_FEE, limit: caller.maxSpendPerDay },
+      ref: { type: 'pipeline', id },
       alongside: (p) => [
         `pipeline AS (
           INSERT INTO pipelines (id, owner_wallet, owner_agent_id, name, trigger_type, trigger_event, trigger_filter, cron, steps,

@@ -1,4 +1,8 @@
+import type { Address } from 'viem';
+import { tierAtLeast, tierOfWallet } from '../agents/tiers';
 import { database, db } from '../core/db';
+import type { EventName } from '../events/emit';
+import { canSee, type Viewer } from '../events/log';
 import type { Pipeline } from '../core/db/generated/client';
 import { log } from '../core/log';
 import { PIPELINE_LIMITS } from '../schemas/pipeline';
@@ -66,13 +70,31 @@ export async function runEventPipelines(): Promise<number> {
   return ran;
 }
 
+/** The pipeline's owner as a viewer of the event log (the stream's and webhooks' audience and tier rules). */
+async function ownerViewer(pipeline: Pipeline): Promise<Viewer> {
+  const tier = await tierOfWallet(pipeline.ownerWallet as Address);
+  return { wallet: pipeline.ownerWallet.toLowerCase(), entryTier: tierAtLeast(tier, 'entry') };
+}
+
 async function runEventPipeline(pipeline: Pipeline): Promise<number> {
-  const events = await database().sql.query<{ id: string; name: string; data: unknown; created_at: Date }>(
-    `SELECT id::text, name, data, created_at FROM events WHERE id > $1::bigint AND name = $2 ORDER BY id LIMIT 200`,
-    [pipeline.eventCursor.toString(), pipeline.triggerEvent],
-  );
+  const events = await database().sql.query<{
+    id: string;
+    name: string;
+    data: unknown;
+    audience: string[] | null;
+    created_at: Date;
+  }>(`SELECT id::text, name, data, audience, created_at FROM events WHERE id > $1::bigint AND name = $2 ORDER BY id LIMIT 200`, [
+    pipeline.eventCursor.toString(),
+    pipeline.triggerEvent,
+  ]);
   if (events.length === 0) return 0;
-  const matching = events.filter((event) => matchesFilter(pipeline.triggerFilter, event.data));
+  // Only events the owner may see trigger it (and reach its steps): never another wallet's private event.
+  const viewer = await ownerViewer(pipeline);
+  const matching = events.filter(
+    (event) =>
+      canSee({ name: event.name as EventName, audience: event.audience ?? [] }, viewer) &&
+      matchesFilter(pipeline.triggerFilter, event.data),
+  );
   const runs = matching.slice(0, PIPELINE_LIMITS.eventRunsPerTick);
   // Past the per-tick bound the cursor stops after the last event run, so the rest wait their turn.
   const last = matching.length > runs.length ? runs.at(-1)!.id : events.at(-1)!.id;

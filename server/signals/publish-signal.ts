@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { holdAccount, walletAccount } from '../credits/accounts';
-import { post } from '../credits/ledger';
+import { holdAccount } from '../credits/accounts';
+import { callerPays } from '../credits/caller-pays';
 import { database } from '../core/db';
 import type { Caller } from '../core/caller';
 import { microToClaw } from '../core/money';
@@ -21,16 +21,13 @@ export interface PublishSignalInput {
 export async function publishSignal(caller: Caller, input: PublishSignalInput) {
   const id = randomUUID();
   const createdAt = new Date();
-  await post(
+  await callerPays(
     {
+      caller,
+      amount: input.stake,
+      to: holdAccount('signal', id),
       reason: 'signal_stake',
-      refType: 'signal',
-      refId: id,
-      postings: [
-        { account: walletAccount(caller.wallet), amount: -input.stake },
-        { account: holdAccount('signal', id), amount: input.stake },
-      ],
-      spend: { wallet: caller.wallet, amount: input.stake, limit: caller.maxSpendPerDay },
+      ref: { type: 'signal', id },
       alongside: (p) => [
         `signal AS (
           INSERT INTO signals (id, publisher_wallet, publisher_agent_id, title, body, signal_type, asset, confidence, stake, created_at)

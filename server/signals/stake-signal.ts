@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { holdAccount, walletAccount } from '../credits/accounts';
-import { post } from '../credits/ledger';
+import { holdAccount } from '../credits/accounts';
+import { callerPays } from '../credits/caller-pays';
 import { withTransaction } from '../core/db';
 import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
@@ -35,16 +35,13 @@ export async function stakeSignal(caller: Caller, signalId: string, stance: 'agr
     if (!row) {
       throw new ApiError('conflict', 'You already staked on the other side of this signal; a stance cannot change', { stance });
     }
-    await post(
+    await callerPays(
       {
+        caller,
+        amount,
+        to: holdAccount('signal', signalId),
         reason: 'signal_stake',
-        refType: 'signal',
-        refId: signalId,
-        postings: [
-          { account: walletAccount(caller.wallet), amount: -amount },
-          { account: holdAccount('signal', signalId), amount },
-        ],
-        spend: { wallet: caller.wallet, amount, limit: caller.maxSpendPerDay },
+        ref: { type: 'signal', id: signalId },
       },
       tx.sql,
     );

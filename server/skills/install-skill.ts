@@ -4,7 +4,7 @@ import { database, db } from '../core/db';
 import { SqlParams, type Queryable } from '../core/db/sql-runner';
 import { microToClaw } from '../core/money';
 import { PLATFORM_FEES, walletAccount } from '../credits/accounts';
-import { post, splitPostings } from '../credits/ledger';
+import { callerPays } from '../credits/caller-pays';
 import { eventCte, wake } from '../events/emit';
 import { verifySignedMessage } from '../signatures/verify-signed-message';
 import type { Skill } from '../core/db/generated/client';
@@ -68,6 +68,18 @@ export interface InstallInput {
   signature: string;
 }
 
+/** The skill, once the installer's signature of `<verb> skill <id> <ts>` checks out (401 otherwise). */
+async function signedFor(input: InstallInput, verb: 'Install' | 'Uninstall'): Promise<Skill> {
+  const skill = await requireSkill(input.id);
+  await verifySignedMessage({
+    wallet: input.installerWallet,
+    message: input.message,
+    signature: input.signature,
+    action: `${verb} skill ${skill.id}`,
+  });
+  return skill;
+}
+
 /**
  * POST /api/skills/{id}/install, signed `Install skill <id> <ts>`. Idempotent: installing twice
  * changes nothing and charges nothing. one_time/paid skills are paid once per wallet, ever (a
@@ -75,13 +87,7 @@ export interface InstallInput {
  * the author minus the platform fee through the ledger (402 when the buyer cannot pay).
  */
 export async function installSkill(input: InstallInput) {
-  const skill = await requireSkill(input.id);
-  await verifySignedMessage({
-    wallet: input.installerWallet,
-    message: input.message,
-    signature: input.signature,
-    action: `Install skill ${skill.id}`,
-  });
+  const skill = await signedFor(input, 'Install');
   const wallet = input.installerWallet;
   const { sql } = database();
   const existing = await db().skillInstall.findUnique({
@@ -102,20 +108,18 @@ export async function installSkill(input: InstallInput) {
       : `skill-purchase:${skill.id}:${wallet}`;
     const newPaidUntil = subscription ? new Date(now + SUBSCRIPTION_PERIOD_MS) : null;
     const buyer = await primaryAgentOf(wallet);
-    const { applied } = await post(
+    const { applied } = await callerPays(
       {
+        caller: { wallet, maxSpendPerDay: buyer?.maxSpendPerDay ?? null },
+        amount: skill.price,
+        to: {
+          shares: [{ account: walletAccount(skill.authorWallet), weight: 1n }],
+          fee: { account: PLATFORM_FEES, bps: SKILL_FEE_BPS },
+          remainderTo: walletAccount(skill.authorWallet),
+        },
         reason: subscription ? 'skill_subscription' : 'skill_purchase',
-        refType: 'skill',
-        refId: skill.id,
+        ref: { type: 'skill', id: skill.id },
         idempotencyKey: key,
-        postings: splitPostings(
-          walletAccount(wallet),
-          skill.price,
-          [{ account: walletAccount(skill.authorWallet), weight: 1n }],
-          { account: PLATFORM_FEES, bps: SKILL_FEE_BPS },
-          walletAccount(skill.authorWallet),
-        ),
-        spend: { wallet, amount: skill.price, limit: buyer?.maxSpendPerDay ?? null },
         alongside: (p) => installCtes(p, skill, wallet, newPaidUntil, 'txn'),
       },
       sql,
@@ -148,13 +152,7 @@ export async function installSkill(input: InstallInput) {
 
 /** DELETE /api/skills/{id}/install, signed `Uninstall skill <id> <ts>`. Uninstalling twice changes nothing. */
 export async function uninstallSkill(input: InstallInput) {
-  const skill = await requireSkill(input.id);
-  await verifySignedMessage({
-    wallet: input.installerWallet,
-    message: input.message,
-    signature: input.signature,
-    action: `Uninstall skill ${skill.id}`,
-  });
+  const skill = await signedFor(input, 'Uninstall');
   const rows = await database().sql.query<{ n: number; installs: number | null }>(
     `WITH gone AS (
        UPDATE skill_installs SET active = false, uninstalled_at = now()

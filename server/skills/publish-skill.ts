@@ -6,8 +6,8 @@ import { database, db } from '../core/db';
 import { SqlParams } from '../core/db/sql-runner';
 import { ApiError } from '../core/errors';
 import { MICRO_PER_CLAW, microToClaw } from '../core/money';
-import { holdAccount, walletAccount } from '../credits/accounts';
-import { post } from '../credits/ledger';
+import { holdAccount } from '../credits/accounts';
+import { callerPays } from '../credits/caller-pays';
 import { eventCte, wake } from '../events/emit';
 import { EXAMPLE_SKILL_NAMES } from './example-skills';
 import { scanSkill } from './scan-skill';
@@ -101,25 +101,19 @@ export async function publishSkill(caller: Caller, input: PublishInput) {
     ...(status === 'active' ? [eventCte(p, 'published', 'skill.published', event, 'skill')] : []),
   ];
   const { sql } = database();
-  if (stake > 0n) {
-    await post(
-      {
-        reason: 'skill_publish_stake',
-        refType: 'skill',
-        refId: id,
-        postings: [
-          { account: walletAccount(caller.wallet), amount: -stake },
-          { account: holdAccount('skill_stake', id), amount: stake },
-        ],
-        alongside: ctes,
-      },
-      sql,
-    );
-  } else {
-    const p = new SqlParams();
-    const [first, ...rest] = ctes(p);
-    await sql.query(`WITH ${[first, ...rest].join(',\n')} SELECT 1`, p.values);
-  }
+  // The stake is held, not spent: it does not count against the daily limit.
+  await callerPays(
+    {
+      caller,
+      amount: stake,
+      to: holdAccount('skill_stake', id),
+      reason: 'skill_publish_stake',
+      ref: { type: 'skill', id },
+      countsTowardDailyLimit: false,
+      alongside: ctes,
+    },
+    sql,
+  );
   if (status === 'active') wake('skill.published');
   const created = await db().skill.findUniqueOrThrow({ where: { id } });
   return presentSkill(created, agent?.handle ?? null, { viewer: caller.wallet });

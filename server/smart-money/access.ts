@@ -3,8 +3,8 @@ import type { Caller } from '../core/caller';
 import { database, db } from '../core/db';
 import { ApiError } from '../core/errors';
 import { MICRO_PER_CLAW, microToClaw } from '../core/money';
-import { PLATFORM_FEES, walletAccount } from '../credits/accounts';
-import { post } from '../credits/ledger';
+import { PLATFORM_FEES } from '../credits/accounts';
+import { callerPays } from '../credits/caller-pays';
 
 // Who may read live smart-money data (spec: entry tier or above, or an active subscription), and
 // the subscription itself (Limits: monthly 1,000,000 CLAW / 30 days, quarterly 2,500,000 / 90 days;
@@ -40,16 +40,13 @@ export async function requireLiveAccess(caller: Caller): Promise<void> {
 
 export async function subscribe(caller: Caller, plan: Plan) {
   const { price, days } = SUBSCRIPTION_PLANS[plan];
-  const { transactionId } = await post(
+  await callerPays(
     {
+      caller,
+      amount: price,
+      to: PLATFORM_FEES,
       reason: 'smart_money_subscription',
-      refType: 'smart_money_subscription',
-      refId: caller.wallet,
-      postings: [
-        { account: walletAccount(caller.wallet), amount: -price },
-        { account: PLATFORM_FEES, amount: price },
-      ],
-      spend: { wallet: caller.wallet, amount: price, limit: caller.maxSpendPerDay },
+      ref: { type: 'smart_money_subscription', id: caller.wallet },
       // The expiry moves in the same statement as the money: from the current expiry when still active.
       alongside: (p) => [
         `sub AS (
@@ -62,7 +59,6 @@ export async function subscribe(caller: Caller, plan: Plan) {
     },
     database().sql,
   );
-  void transactionId;
   const subscription = await db().smartMoneySubscription.findUniqueOrThrow({ where: { wallet: caller.wallet } });
   return { subscribed: true as const, plan, expires_at: subscription.expiresAt.toISOString(), claw_deducted: microToClaw(price) };
 }

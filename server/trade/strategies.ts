@@ -6,8 +6,8 @@ import type { Strategy, StrategyExecution } from '../core/db/generated/client';
 import { ApiError } from '../core/errors';
 import { log } from '../core/log';
 import { MICRO_PER_CLAW, microToClaw } from '../core/money';
-import { PLATFORM_FEES, walletAccount } from '../credits/accounts';
-import { post } from '../credits/ledger';
+import { PLATFORM_FEES } from '../credits/accounts';
+import { callerPays } from '../credits/caller-pays';
 import { quote } from './quote';
 import { resolveToken } from './tokens';
 
@@ -82,16 +82,13 @@ export async function createStrategy(caller: Caller, input: CreateStrategyInput)
     throw new ApiError('conflict', `A wallet may have at most ${STRATEGY_LIMITS.perWallet} live strategies`);
   const id = randomUUID();
   const nextRunAt = new Date(Date.now() + input.intervalSeconds * 1000);
-  await post(
+  await callerPays(
     {
+      caller,
+      amount: STRATEGY_CREATION_FEE,
+      to: PLATFORM_FEES,
       reason: 'strategy_creation',
-      refType: 'strategy',
-      refId: id,
-      postings: [
-        { account: walletAccount(caller.wallet), amount: -STRATEGY_CREATION_FEE },
-        { account: PLATFORM_FEES, amount: STRATEGY_CREATION_FEE },
-      ],
-      spend: { wallet: caller.wallet, amount: STRATEGY_CREATION_FEE, limit: caller.maxSpendPerDay },
+      ref: { type: 'strategy', id },
       alongside: (p) => [
         `strategy AS (
           INSERT INTO strategies (id, owner_wallet, owner_agent_id, name, strategy_type, token_in, token_out, amount_in_raw,

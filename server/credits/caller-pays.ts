@@ -1,0 +1,82 @@
+import { SqlParams, type Queryable } from '../core/db/sql-runner';
+import { walletAccount } from './accounts';
+import { post, splitPostings, type Posting } from './ledger';
+
+// "The caller pays": one helper for every place that moves CLAW out of a caller's wallet (an
+// invocation's fee, a job's bounty, a signal's stake, a creation fee, a subscription, a skill).
+// The debit counts against the payer's daily limit, a balance too small is 402 insufficient_credits,
+// a day over the limit 402 daily_limit_exceeded, and whatever must happen with the payment (the
+// job, the signal, the subscription) runs in the same statement through `alongside`.
+
+/** The paying wallet and its daily spend limit in micro-CLAW (null for none). */
+export interface Payer {
+  wallet: string;
+  maxSpendPerDay: bigint | null;
+}
+
+/** Split the payment among shares by weight after a fee in basis points (see splitPostings). */
+export interface Split {
+  shares: { account: string; weight: bigint }[];
+  fee: { account: string; bps: bigint };
+  remainderTo: string;
+}
+
+export interface CallerPaysInput {
+  caller: Payer;
+  /** micro-CLAW; 0 moves nothing and runs `alongside` alone (with an empty `txn` row). */
+  amount: bigint;
+  /** The account credited with the whole amount, or a split of it. */
+  to: string | Split;
+  reason: string;
+  ref: { type: string; id: string };
+  /** A key already used makes this call a no-op that returns applied: false. */
+  idempotencyKey?: string;
+  /** Whether the payment counts against the payer's daily limit (default true). */
+  countsTowardDailyLimit?: boolean;
+  /**
+   * Data-modifying CTEs to run in the same statement as the payment; they may refer to `txn`
+   * (empty when an idempotency key made this a no-op).
+   */
+  alongside?: (params: SqlParams) => string[];
+}
+
+/**
+ * Moves `amount` from the caller's wallet to `to`, atomically with `alongside`. Throws 402
+ * insufficient_credits or daily_limit_exceeded, in which case nothing of `alongside` happens.
+ */
+export async function callerPays(
+  input: CallerPaysInput,
+  runner: Queryable,
+): Promise<{ applied: boolean; transactionId: string | null }> {
+  if (input.amount < 0n) throw new Error('a payment cannot be negative');
+  if (input.amount === 0n) {
+    // Nothing to pay: the rest still happens, once, in one statement.
+    const p = new SqlParams();
+    const ctes = input.alongside?.(p) ?? [];
+    if (ctes.length > 0) await runner.query(`WITH txn AS (SELECT NULL::uuid AS id), ${ctes.join(',\n')} SELECT 1`, p.values);
+    return { applied: true, transactionId: null };
+  }
+  const from = walletAccount(input.caller.wallet);
+  const postings: Posting[] =
+    typeof input.to === 'string'
+      ? [
+          { account: from, amount: -input.amount },
+          { account: input.to, amount: input.amount },
+        ]
+      : splitPostings(from, input.amount, input.to.shares, input.to.fee, input.to.remainderTo);
+  return post(
+    {
+      reason: input.reason,
+      refType: input.ref.type,
+      refId: input.ref.id,
+      idempotencyKey: input.idempotencyKey,
+      postings,
+      spend:
+        input.countsTowardDailyLimit === false
+          ? undefined
+          : { wallet: input.caller.wallet, amount: input.amount, limit: input.caller.maxSpendPerDay },
+      alongside: input.alongside,
+    },
+    runner,
+  );
+}
