@@ -11328,14 +11328,18 @@ export interface components {
             total: number;
         };
         SkillPublishRequest: {
-            /** @enum {string} */
+            /**
+             * @description Default general
+             * @default general
+             * @enum {string}
+             */
             category: "automation" | "analysis" | "social" | "trading" | "security" | "data" | "utility" | "general";
             description: string;
-            integration_payload: {
+            integration_payload?: {
                 [key: string]: unknown;
             };
             /** @enum {string} */
-            integration_type: "api" | "prompt_pack" | "module" | "workflow";
+            integration_type?: "api" | "prompt_pack" | "module" | "workflow";
             name: string;
             /** @description CLAW, at most 6 decimals */
             price_claw?: number;
@@ -11345,7 +11349,7 @@ export interface components {
              */
             pricing_type: "free" | "one_time" | "subscription";
             repo_url?: string;
-            summary: string;
+            summary?: string;
             tags?: string[];
             version?: string;
         };
