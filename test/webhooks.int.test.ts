@@ -167,7 +167,7 @@ describe('webhook secrets as a spec-reading client sends them', () => {
     for (const [path, receiver] of [
       ['/api/webhooks', '/short-a'],
       ['/api/v1/webhooks', '/short-b'],
-    ]) {
+    ] as const) {
       const created = await app.post(
         path,
         { url: `${receiverUrl}${receiver}`, events: ['job.posted'], secret },
