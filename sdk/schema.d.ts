@@ -8278,7 +8278,7 @@ export interface paths {
                     events?: string;
                     /** @description Same as the Last-Event-ID header, for clients that cannot set it */
                     last_event_id?: string;
-                    /** @description Replay events from this time (at most 24 hours back); ignored when Last-Event-ID is sent */
+                    /** @description Replay events from this time (at most 24 hours back; an older time counts as 24 hours ago); ignored when Last-Event-ID is sent */
                     since?: string;
                     /** @description Bearer token, when the Authorization header cannot be set (EventSource) */
                     token?: string;

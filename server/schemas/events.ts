@@ -73,7 +73,10 @@ export const streamQuery = z.object({
   since: z.iso
     .datetime({ offset: true })
     .optional()
-    .openapi({ description: 'Replay events from this time (at most 24 hours back); ignored when Last-Event-ID is sent' }),
+    .openapi({
+      description:
+        'Replay events from this time (at most 24 hours back; an older time counts as 24 hours ago); ignored when Last-Event-ID is sent',
+    }),
   last_event_id: z
     .string()
     .regex(/^\d{1,19}$/)
