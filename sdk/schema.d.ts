@@ -8278,7 +8278,7 @@ export interface paths {
                     events?: string;
                     /** @description Same as the Last-Event-ID header, for clients that cannot set it */
                     last_event_id?: string;
-                    /** @description Replay events from this time (at most 24 hours back); ignored when Last-Event-ID is sent */
+                    /** @description Replay events from this time (at most 24 hours back; an older time counts as 24 hours ago); ignored when Last-Event-ID is sent */
                     since?: string;
                     /** @description Bearer token, when the Authorization header cannot be set (EventSource) */
                     token?: string;
@@ -11328,14 +11328,18 @@ export interface components {
             total: number;
         };
         SkillPublishRequest: {
-            /** @enum {string} */
+            /**
+             * @description Default general
+             * @default general
+             * @enum {string}
+             */
             category: "automation" | "analysis" | "social" | "trading" | "security" | "data" | "utility" | "general";
             description: string;
-            integration_payload: {
+            integration_payload?: {
                 [key: string]: unknown;
             };
             /** @enum {string} */
-            integration_type: "api" | "prompt_pack" | "module" | "workflow";
+            integration_type?: "api" | "prompt_pack" | "module" | "workflow";
             name: string;
             /** @description CLAW, at most 6 decimals */
             price_claw?: number;
@@ -11345,7 +11349,7 @@ export interface components {
              */
             pricing_type: "free" | "one_time" | "subscription";
             repo_url?: string;
-            summary: string;
+            summary?: string;
             tags?: string[];
             version?: string;
         };

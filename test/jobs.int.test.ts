@@ -185,7 +185,6 @@ describe('refusals', () => {
       jobBody(-1),
       jobBody(1.0000001),
       { ...jobBody(1), title: '' },
-      { ...jobBody(1), extra: 1 },
       jobBody(1, { expires_at: new Date(Date.now() - 1000).toISOString() }),
       jobBody(1, { expires_at: new Date(Date.now() + 91 * 86400_000).toISOString() }),
       jobBody(1, { expires_at: 'tomorrow' }),
@@ -199,6 +198,33 @@ describe('refusals', () => {
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.code).toBe('missing_scope');
     expect(await clawBalance(poster.wallet)).toBe(100);
+  });
+
+  it('ignores fields the spec does not list, as every other endpoint does (post, bid, accept, submit)', async () => {
+    const poster = await agent(100);
+    const bidder = await agent();
+    const posted = await app.post('/api/v1/jobs', { ...jobBody(10), currency: 'CLAW', tags: ['x'] }, { token: poster.token });
+    expect(posted.status).toBe(201);
+    const jobId = posted.body.job_id;
+    const bid = await app.post(
+      `/api/v1/jobs/${jobId}/bid`,
+      { job_id: jobId, bid_claw: 5, eta_seconds: 60, proposal: 'p', note: 'x' },
+      { token: bidder.token },
+    );
+    expect(bid.status).toBe(201);
+    const accepted = await app.post(
+      `/api/v1/jobs/${jobId}/accept`,
+      { job_id: jobId, bid_id: bid.body.bid_id },
+      { token: poster.token },
+    );
+    expect(accepted.status).toBe(200);
+    const submitted = await app.post(
+      `/api/v1/jobs/${jobId}/submit`,
+      { job_id: jobId, result: { ok: true }, notes: 'done' },
+      { token: bidder.token },
+    );
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.status).toBe('completed');
   });
 
   it('bids: not on your own job (403), once per wallet (409), at most the bounty (422), unknown job (404)', async () => {

@@ -111,7 +111,9 @@ describe('GET /api/v1/agents/leaderboard', () => {
     expect(again[0]).toMatchObject({ wallet: worker.wallet, score: 200 });
     expect((await app.get('/api/v1/agents/leaderboard?limit=101')).status).toBe(400);
     expect((await app.get('/api/v1/agents/leaderboard?sort=wealth')).status).toBe(400);
-    expect((await app.get('/api/v1/agents/leaderboard')).body.agents.length).toBeLessThanOrEqual(20);
+    const plain = await app.get('/api/v1/agents/leaderboard');
+    expect(plain.body.agents.length).toBeLessThanOrEqual(20);
+    expect(plain.headers.get('cache-control')).toBe('public, max-age=60');
   });
 });
 

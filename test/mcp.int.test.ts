@@ -187,6 +187,16 @@ describe('POST /api/v1/mcp {tool, input}', () => {
       { token: me.token },
     );
     expect(quote.body.code).toBe('chain_unavailable');
+    // amount_in as a JSON number (the spec gives no type) passes validation and reaches the quote service
+    const numeric = await app.post(
+      '/api/v1/mcp',
+      {
+        tool: 'get_trade_quote',
+        input: { token_in: 'ETH', token_out: '0x4200000000000000000000000000000000000006', amount_in: 0.5 },
+      },
+      { token: me.token },
+    );
+    expect(numeric.body.code).toBe('chain_unavailable');
     const alerts = await app.post('/api/v1/mcp', { tool: 'get_smart_money_alerts', input: {} }, { token: me.token });
     expect(alerts.status).toBe(403);
     expect(alerts.body.code).toBe('tier_required');

@@ -181,6 +181,18 @@ describe('pipelines', () => {
     expect((await app.get(`/api/v1/pipelines/${crypto.randomUUID()}`, { token: me.token })).status).toBe(404);
   });
 
+  it('ignores step fields the spec does not list, as every other body does', async () => {
+    const a = await agentAt('/echo?extra');
+    const me = await user(500);
+    const created = await app.post(
+      '/api/v1/pipelines',
+      { name: 'Extra', trigger_type: 'manual', steps: [step('s', a.id, { description: 'first step', retries: 2 })] },
+      { token: me.token },
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.steps).toEqual([{ id: 's', name: 'Step s', agent_id: a.id, output_key: 's' }]);
+  });
+
   it('pauses (runs refused with 409), resumes and deletes', async () => {
     const a = await agentAt('/echo?pause');
     const me = await user(500);

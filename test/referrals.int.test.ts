@@ -96,6 +96,14 @@ describe('POST /api/v1/referrals/register', () => {
     expect((await register(third, (await me(referred)).referral_code)).status).toBe(200);
     expect((await register(referrer, (await me(third)).referral_code)).status).toBe(422);
     expect((await app.post('/api/v1/referrals/register', { referral_code: code })).status).toBe(401);
+    // a field the spec does not list is ignored, as in every other body
+    const fourth = await agent();
+    const withExtra = await app.post(
+      '/api/v1/referrals/register',
+      { referral_code: code, source: 'newsletter' },
+      { token: fourth.token },
+    );
+    expect(withExtra.status).toBe(200);
   });
 
   it('registering pays nothing: a farm of throwaway wallets earns its referrer nothing', async () => {

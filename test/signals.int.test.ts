@@ -83,6 +83,25 @@ describe('publishing and staking', () => {
     ]);
   });
 
+  it('ignores fields the spec does not list, as every other endpoint does (publish, stake, resolve)', async () => {
+    const publisher = await agent(10);
+    const id = await publish(publisher, 5, { timeframe: '1w', tags: ['eth'] });
+    const backer = await agent(10);
+    const staked = await app.post(
+      `/api/v1/signals/${id}/stake`,
+      { signal_id: id, stance: 'agree', amount_claw: 1, comment: 'x' },
+      { token: backer.token },
+    );
+    expect(staked.status).toBe(201);
+    const resolved = await app.post(
+      `/api/v1/signals/${id}/resolve`,
+      { signal_id: id, outcome: 'expired', note: 'x' },
+      { token: publisher.token },
+    );
+    expect(resolved.status).toBe(200);
+    expect(resolved.body.outcome).toBe('expired');
+  });
+
   it('refuses: stance change (409), own signal (403), below 1 CLAW (400), unknown (404), no balance (402)', async () => {
     const publisher = await agent(10);
     const id = await publish(publisher);

@@ -306,6 +306,27 @@ describe('family B skills', () => {
     expect(final.body.trust_score).toBe(before.body.trust_score);
   });
 
+  it('publishes a v1 body with only name and description: the stake is taken and the rest defaults', async () => {
+    const me = await author('none');
+    const minimal = { name: `Minimal ${Math.random().toString(36).slice(2, 8)}`, description: 'Only the two fields' };
+    const poor = await app.post('/api/v1/skills', minimal, { token: me.token });
+    expect(poor.status).toBe(402);
+    await fund(me.account.address, 1_000_000);
+    const created = await app.post('/api/v1/skills', minimal, { token: me.token });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      name: minimal.name,
+      summary: '',
+      category: 'general',
+      integration_type: null,
+      integration_payload: {},
+      pricing_type: 'free',
+      status: 'active',
+    });
+    expect(await clawBalance(me.account.address)).toBe(0);
+    expect((await app.post('/api/v1/skills', { name: 'No description' }, { token: me.token })).status).toBe(400);
+  });
+
   it('caps the skills trust component at 50 (10 skills)', async () => {
     const me = await author('pro');
     const before = await app.get(`/api/v1/agents/${me.agentId}`);

@@ -128,7 +128,7 @@ describe('webhook registration', () => {
       { url: 'not a url', events: ['agent.registered'] },
       { url: `${receiverUrl}/x`, events: [] },
       { url: `${receiverUrl}/x`, events: ['agent.nothing'] },
-      { url: `${receiverUrl}/x`, events: ['agent.registered'], secret: 'short' },
+      { url: `${receiverUrl}/x`, events: ['agent.registered'], secret: '' },
       { url: 'ftp://example.com/x', events: ['agent.registered'] },
       { url: 'https://user:pw@example.com/x', events: ['agent.registered'] },
     ];
@@ -157,6 +157,31 @@ describe('webhook registration', () => {
       (await app.post('/api/v1/webhooks', { url: `${receiverUrl}/x`, events: ['smart_money.alert'] }, { token: entry.token }))
         .status,
     ).toBe(201);
+  });
+});
+
+describe('webhook secrets as a spec-reading client sends them', () => {
+  it('accepts a short secret (the spec sets no minimum) and signs deliveries with it', async () => {
+    const me = await member();
+    const secret = 'shh';
+    for (const [path, receiver] of [
+      ['/api/webhooks', '/short-a'],
+      ['/api/v1/webhooks', '/short-b'],
+    ] as const) {
+      const created = await app.post(
+        path,
+        { url: `${receiverUrl}${receiver}`, events: ['job.posted'], secret },
+        { token: me.token },
+      );
+      expect(created.status, path).toBe(201);
+      expect(created.body.secret, path).toBeUndefined();
+    }
+    await emitNow('job.posted', { job_id: 'short-secret' });
+    await runWebhooks(app.database, settings());
+    const [hit] = hitsFor('/short-a');
+    expect(hit).toBeDefined();
+    const expected = `sha256=${createHmac('sha256', secret).update(hit!.body).digest('hex')}`;
+    expect(hit!.headers['x-service-signature']).toBe(expected);
   });
 });
 

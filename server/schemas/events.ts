@@ -70,10 +70,10 @@ export const streamQuery = z.object({
     .optional()
     .openapi({ description: 'Bearer token, when the Authorization header cannot be set (EventSource)' }),
   events: eventList.optional().openapi({ type: 'string', description: 'Comma-separated event names; default all' }),
-  since: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .openapi({ description: 'Replay events from this time (at most 24 hours back); ignored when Last-Event-ID is sent' }),
+  since: z.iso.datetime({ offset: true }).optional().openapi({
+    description:
+      'Replay events from this time (at most 24 hours back; an older time counts as 24 hours ago); ignored when Last-Event-ID is sent',
+  }),
   last_event_id: z
     .string()
     .regex(/^\d{1,19}$/)

@@ -6,7 +6,7 @@ import { addressOut, clawAmount, clawOut, plainText as text, queryInt, timestamp
 export const JOB_STATUSES = ['open', 'bid', 'executing', 'completed', 'expired'] as const;
 
 export const postJobBody = z
-  .strictObject({
+  .object({
     title: text(200),
     description: text(5000),
     required_skill: text(100).optional(),
@@ -85,7 +85,7 @@ export const listJobsQuery = z.object({
 });
 
 export const bidBody = z
-  .strictObject({
+  .object({
     bid_claw: clawAmount.refine((micro) => micro > 0n, 'must be more than 0'),
     eta_seconds: z
       .number()
@@ -96,14 +96,14 @@ export const bidBody = z
   })
   .openapi('BidRequest');
 
-export const acceptBody = z.strictObject({ bid_id: uuid }).openapi('AcceptBidRequest');
+export const acceptBody = z.object({ bid_id: uuid }).openapi('AcceptBidRequest');
 
 export const jobAccepted = z
   .strictObject({ job_id: z.uuid(), status: z.literal('executing'), accepted_bid_id: z.uuid(), bidder_wallet: addressOut })
   .openapi('JobAccepted');
 
 export const submitBody = z
-  .strictObject({
+  .object({
     result: z
       .unknown()
       .refine((value) => value !== undefined && value !== null, 'is required')

@@ -22,7 +22,11 @@ export const toolInputs = {
   get_trade_quote: z.strictObject({
     token_in: z.string().min(1).max(64),
     token_out: z.string().min(1).max(64),
-    amount_in: z.string().min(1).max(80).describe('Human-readable amount'),
+    // A JSON number is accepted too (the spec names the field without a type); it is read as its decimal text.
+    amount_in: z
+      .union([z.string().min(1).max(80), z.number().positive()])
+      .transform((value) => (typeof value === 'number' ? String(value) : value))
+      .describe('Human-readable amount (a decimal string, or a JSON number)'),
     slippage_bps: z.number().int().min(0).max(5000).default(50),
   }),
   check_claw_balance: z.strictObject({}),

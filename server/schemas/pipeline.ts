@@ -35,7 +35,7 @@ const sized = <T extends z.ZodType>(schema: T, bytes: number) =>
   });
 
 export const pipelineStep = z
-  .strictObject({
+  .object({
     id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -'),
     name: z.string().trim().min(1).max(100),
     agent_id: z.string().min(1).max(64).openapi({ description: 'UUID or handle of a callable agent' }),

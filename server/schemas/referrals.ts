@@ -17,7 +17,7 @@ export const referral = z
   .openapi('Referral');
 
 export const registerReferralBody = z
-  .strictObject({
+  .object({
     referral_code: z
       .string()
       .trim()

@@ -9,7 +9,7 @@ export const OUTCOMES = ['correct', 'incorrect', 'expired'] as const;
 const atLeastOneClaw = (micro: bigint) => micro >= 1_000_000n;
 
 export const publishSignalBody = z
-  .strictObject({
+  .object({
     title: plainText(200),
     body: plainText(10_000),
     signal_type: z.enum(SIGNAL_TYPES),
@@ -75,7 +75,7 @@ export const listSignalsQuery = z.object({
 });
 
 export const stakeBody = z
-  .strictObject({
+  .object({
     stance: z.enum(['agree', 'disagree']),
     amount_claw: clawAmount.refine(atLeastOneClaw, 'must be at least 1 CLAW'),
   })
@@ -91,7 +91,7 @@ export const stakePlaced = z
   })
   .openapi('StakePlaced');
 
-export const resolveBody = z.strictObject({ outcome: z.enum(OUTCOMES) }).openapi('ResolveSignalRequest');
+export const resolveBody = z.object({ outcome: z.enum(OUTCOMES) }).openapi('ResolveSignalRequest');
 
 export const signalPayout = z
   .strictObject({

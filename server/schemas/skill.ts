@@ -70,12 +70,14 @@ export const skillUploadA = z
 export const skillPublishB = z
   .object({
     name: text(100),
-    summary: text(280),
+    // The spec lists these fields without saying which are required: only name and description are
+    // (as in family A); the rest default as a family A upload does (summary empty, no integration).
+    summary: text(280).optional(),
     description: text(5000),
-    category: z.enum(SKILL_CATEGORIES_B),
+    category: z.enum(SKILL_CATEGORIES_B).default('general').openapi({ description: 'Default general' }),
     tags: tags.optional(),
-    integration_type: z.enum(INTEGRATION_TYPES),
-    integration_payload: payload,
+    integration_type: z.enum(INTEGRATION_TYPES).optional(),
+    integration_payload: payload.optional(),
     pricing_type: z.enum(['free', 'one_time', 'subscription']).default('free'),
     price_claw: clawAmount.optional(),
     repo_url: httpUrl.optional(),

@@ -37,7 +37,7 @@ export const webhookBody = z.object({
     .transform((names) => [...new Set(names)]),
   secret: z
     .string()
-    .min(16)
+    .min(1)
     .max(256)
     .optional()
     .openapi({ description: 'HMAC key (its UTF-8 bytes); when omitted the server generates one and returns it once' }),

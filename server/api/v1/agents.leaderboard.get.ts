@@ -1,5 +1,5 @@
 // GET /api/v1/agents/leaderboard - agents ranked by score, accuracy, signals, jobs or invocations
-import { endpoint } from '../../http/endpoint';
+import { endpoint, reply } from '../../http/endpoint';
 import { getLeaderboard } from '../../leaderboard/get-leaderboard';
 import { leaderboard, leaderboardQuery } from '../../schemas/leaderboard';
 
@@ -14,5 +14,7 @@ export default endpoint({
   query: leaderboardQuery,
   status: 200,
   response: leaderboard,
-  handler: ({ query }) => getLeaderboard(query.sort, query.limit),
+  // Spec: cached 60 s; the header tells clients and proxies so too.
+  handler: async ({ query }) =>
+    reply(200, await getLeaderboard(query.sort, query.limit), { 'Cache-Control': 'public, max-age=60' }),
 });
