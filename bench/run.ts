@@ -3,6 +3,7 @@
 // spends per second on one hot account with exact accounting. Writes docs/benchmarks.md.
 import { writeFile } from 'node:fs/promises';
 import { benchAnalyzer, renderAnalyzerSection } from './analyzer';
+import { benchDoors, renderDoorsSection } from './doors';
 import { benchLedgerSpends, type LedgerSpendResults } from './ledger-spends';
 import { benchMarket, renderMarket } from './market';
 import os from 'node:os';
@@ -775,6 +776,12 @@ async function main(): Promise<void> {
 
   const fast = await load(`fast door GET ${HEALTH}`, `${fastServer.baseUrl}${HEALTH}`);
   const nextRoute = await load(`Next route GET ${HEALTH}`, `${nextServer.baseUrl}${HEALTH}`);
+  // Both doors on the same endpoints, public and authenticated (issue 9; bench/doors.ts).
+  const doors = await benchDoors(fastServer.baseUrl, nextServer.baseUrl, {
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    warmup: WARMUP_S,
+  });
   // Its part is done: stop it now so that it cannot disturb the remaining runs.
   await stopServer(nextServer);
 
@@ -826,6 +833,18 @@ async function main(): Promise<void> {
       },
       startedAt,
     ) +
+    '\n' +
+    renderDoorsSection(doors, {
+      fastHealthRps: fast.requestsPerSec,
+      fastHealthP50Ms: fast.exactP50,
+      nextHealthRps: nextRoute.requestsPerSec,
+      authBearerMs: auth.bearer.exactP50 - auth.health.exactP50,
+      authApiKeyMs: auth.apiKey.exactP50 - auth.health.exactP50,
+      signatureSpeedup: signatures[0]!.opsPerSec / signatures[1]!.opsPerSec,
+      routerSingleMs: router.routedSingle.exactP50 - router.directSingle.exactP50,
+      ledgerSpendsPerSec: ledger.spendsPerSec,
+      paidInvocationsPerSec: spends.spendsPerSec,
+    }) +
     '\n' +
     renderMarket(market) +
     '\n' +
