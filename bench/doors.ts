@@ -140,7 +140,7 @@ export const PREVIOUS_FIGURES: HeadlineFigures & { date: string; loadAverage: st
   paidInvocationsPerSec: 195,
 };
 
-export function renderDoorsSection(results: DoorResults, current: HeadlineFigures): string {
+export function renderDoorsSection(results: DoorResults, current: HeadlineFigures & { loadAverage: number[] }): string {
   const header = ['endpoint', 'door', 'req/s', 'p50', 'p99', 'p50 (exact)', 'p99 (exact)', 'responses', 'failed'];
   const row = (label: string, door: string, r: LoadResult) => [
     label,
@@ -209,7 +209,9 @@ it shrinks in relative terms as the endpoint's own work (database reads) grows.
 ### Earlier figures: before and after
 
 Headline figures of this run next to the report generated on ${p.date} on the same machine (load average then
-${p.loadAverage}). The machine is shared: differences of a few tens of percent between runs are load, not code.
+${p.loadAverage}; this run started at ${current.loadAverage.map((v) => v.toFixed(2)).join(', ')}). The machine is shared
+with other engineers' builds and tests: differences between runs at different load are load, not code; only the ratios
+inside one run (the tables above) compare like with like.
 
 ${comparison}
 `;
