@@ -54,7 +54,7 @@ async function post(url: string, body: unknown): Promise<any> {
   return JSON.parse(text);
 }
 
-/** Signs in a fresh wallet (challenge, personal_sign, verify) through the given door; its bearer token. */
+/** Signs in a fresh wallet (challenge, personal_sign, verify) through the given door and registers its agent; its bearer token. */
 async function signIn(baseUrl: string, agentPubkey: string): Promise<string> {
   const account = privateKeyToAccount(generatePrivateKey());
   const { challenge, challenge_id } = await post(`${baseUrl}/api/v1/auth/challenge`, {
@@ -65,6 +65,13 @@ async function signIn(baseUrl: string, agentPubkey: string): Promise<string> {
   const signature = await account.signMessage({ message: challenge });
   const verified = await post(`${baseUrl}/api/v1/auth/verify`, { challenge_id, signature });
   if (typeof verified.token !== 'string') throw new Error(`verify returned no token: ${JSON.stringify(verified)}`);
+  const created = await fetch(`${baseUrl}/api/v1/agents`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${verified.token}` },
+    body: JSON.stringify({ agent_name: `Door bench ${agentPubkey}` }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  if (created.status !== 201) throw new Error(`POST /api/v1/agents: HTTP ${created.status} ${await created.text()}`);
   return verified.token as string;
 }
 
@@ -89,6 +96,8 @@ export async function benchDoors(
     // The same answers through both doors before anything is timed.
     const listed = await check(`${doors[door]}/api/agents?limit=20`, {});
     agentsListed = Math.min(agentsListed, listed.agents.length);
+    if (listed.agents.length < AGENTS)
+      throw new Error(`GET /api/agents listed ${listed.agents.length} agents, expected ${AGENTS}`);
     const credits = await check(`${doors[door]}/api/v1/credits`, { authorization: `Bearer ${tokens[door]}` });
     if (typeof credits.balance_claw !== 'number') throw new Error(`GET /api/v1/credits answered ${JSON.stringify(credits)}`);
   }

@@ -686,7 +686,7 @@ ${authVerdict}
 
 Recovering the signer of ${formatInt(SIGNATURES)} distinct EIP-191 (\`personal_sign\`) signatures one after the other,
 each checked against the signing address; \`signatureBackend\` of \`server/auth/verify-signature.ts\` was
-\`${signatureBackend}\`. Native / JS throughput: **${speedup.toFixed(1)}x**.
+\`${signatureBackend()}\`. Native / JS throughput: **${speedup.toFixed(1)}x**.
 
 ${signatureTable}
 
