@@ -20,6 +20,8 @@ export interface AnalyzerBenchResults {
   coldP99Ms: number;
   coldMaxMs: number;
   rpcCallsPerCold: { min: number; median: number; max: number };
+  /** HTTP round trips to the node per cold analysis (JSON-RPC batches carry several calls). */
+  httpRequestsPerCold: { min: number; median: number; max: number };
   rpcMethods: Record<string, number>;
   cachedPerSec: number;
   cachedSeconds: number;
@@ -55,16 +57,19 @@ export async function benchAnalyzer(): Promise<AnalyzerBenchResults> {
     for (const token of tokens) await analyzeForCaller({ contractAddress: token }, null);
     const latencies: number[] = [];
     const calls: number[] = [];
+    const requests: number[] = [];
     const methods: Record<string, number> = {};
     for (let round = 0; round < ROUNDS; round++) {
       for (const token of tokens) {
         forgetAnalyses();
         const seen = recorder.methods.length;
+        const sent = recorder.requests;
         const started = performance.now();
         await analyzeForCaller({ contractAddress: token }, null);
         latencies.push(performance.now() - started);
         const made = recorder.methods.slice(seen);
         calls.push(made.length);
+        requests.push(recorder.requests - sent);
         if (round === 0) for (const method of made) methods[method] = (methods[method] ?? 0) + 1;
       }
     }
@@ -86,6 +91,7 @@ export async function benchAnalyzer(): Promise<AnalyzerBenchResults> {
 
     const sorted = [...latencies].sort((a, b) => a - b);
     const sortedCalls = [...calls].sort((a, b) => a - b);
+    const sortedRequests = [...requests].sort((a, b) => a - b);
     for (const method of Object.keys(methods)) methods[method] = methods[method]! / tokens.length;
     return {
       fixtures: tokens.length,
@@ -94,6 +100,11 @@ export async function benchAnalyzer(): Promise<AnalyzerBenchResults> {
       coldP99Ms: percentile(sorted, 99),
       coldMaxMs: sorted.at(-1)!,
       rpcCallsPerCold: { min: sortedCalls[0]!, median: percentile(sortedCalls, 50), max: sortedCalls.at(-1)! },
+      httpRequestsPerCold: {
+        min: sortedRequests[0]!,
+        median: percentile(sortedRequests, 50),
+        max: sortedRequests.at(-1)!,
+      },
       rpcMethods: methods,
       cachedPerSec: answered / seconds,
       cachedSeconds: seconds,
@@ -125,6 +136,7 @@ callers ask for the same token for ${results.cachedSeconds.toFixed(1)} s (each a
 | cold analysis max | ${results.coldMaxMs.toFixed(1)} ms |
 | cached analyses per second | ${Math.round(results.cachedPerSec)} |
 | RPC calls per cold analysis (min / median / max) | ${results.rpcCallsPerCold.min} / ${results.rpcCallsPerCold.median} / ${results.rpcCallsPerCold.max} |
+| HTTP requests to the node per cold analysis (min / median / max) | ${results.httpRequestsPerCold.min} / ${results.httpRequestsPerCold.median} / ${results.httpRequestsPerCold.max} |
 
 RPC methods per cold analysis (mean over the fixtures): ${methods}.
 

@@ -27,8 +27,12 @@ export interface MarketResults {
   listP99Ms: number;
   queryP50Ms: number;
   queryP99Ms: number;
+  /** Uncached query p50 per filter mix, in the order of FILTER_LABELS. */
+  queryP50ByFilterMs: number[];
   listRuns: number;
 }
+
+const FILTER_LABELS = ['status', 'status + skill', 'words', 'status + skill + two words + offset 100'];
 
 const STAKES = 10_000;
 const JOBS = 1_000;
@@ -124,8 +128,12 @@ async function measure(label: MarketResults['database']): Promise<MarketResults>
       await fn(filters[i % filters.length]!);
       times.push(performance.now() - t);
     }
+    const byFilter = filters.map((_, f) => {
+      const own = times.filter((_, i) => i % filters.length === f).sort((a, b) => a - b);
+      return own[Math.floor(own.length / 2)]!;
+    });
     times.sort((a, b) => a - b);
-    return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]! };
+    return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]!, byFilter };
   };
   // The endpoint's path (pages cached until a job or bid changes) and the database query alone.
   const listed = await timeIt((f) => listJobs(f));
@@ -141,6 +149,7 @@ async function measure(label: MarketResults['database']): Promise<MarketResults>
     listP99Ms: listed.p99,
     queryP50Ms: queried.p50,
     queryP99Ms: queried.p99,
+    queryP50ByFilterMs: queried.byFilter,
     listRuns: LIST_RUNS,
   };
 }
@@ -185,6 +194,7 @@ export function renderMarket(results: MarketResults[]): string {
     )
     .join('\n');
   const met = results.every((r) => r.conserved && r.listP50Ms < 10);
+  const uncachedMet = results.every((r) => r.queryP50Ms < 10);
   return `## Market: signal resolution and job listing
 
 In-process on a fresh database (\`bench/market.ts\`). A signal with 10,000 stakes (every third one disagrees; 1-3 CLAW
@@ -204,7 +214,18 @@ The machine's load average when the run started: ${os
 | -------- | -----: | ------------------------: | ------: | ------------ | --------: | -------: | -------: | --------: | --------: |
 ${rows}
 
-${met ? '**Target met on the endpoint path**: resolution conserves every micro-CLAW and the filtered job list answers at p50 under 10 ms (served from the cache).' : '**Target NOT met** (see the table).'} Uncached query p50: ${results.map((r) => `${r.database} ${r.queryP50Ms.toFixed(2)} ms`).join(', ')}${results.every((r) => r.queryP50Ms < 10) ? ' (under 10 ms as well)' : ' (not under 10 ms everywhere)'}.
+Uncached query p50 per filter mix (${results[0]?.listRuns ?? LIST_RUNS} / ${FILTER_LABELS.length} calls each):
+
+| database | ${FILTER_LABELS.join(' | ')} |
+| -------- | ${FILTER_LABELS.map(() => '---:').join(' | ')} |
+${results.map((r) => `| ${r.database} | ${r.queryP50ByFilterMs.map((ms) => `${ms.toFixed(2)} ms`).join(' | ')} |`).join('\n')}
+
+The words filter matches \`search_text\`, a stored generated column \`lower(title || '\\n' || description)\`, with one
+\`LIKE\` per word (instead of two \`ILIKE\`s per word on title and description); the skill filter walks the index
+\`(status, lower(required_skill), created_at DESC, id DESC)\` (migration \`jobs_list_search\`); the page selects only
+the columns the list shows, and the bid count is a column (no join, no count per row).
+
+${met && uncachedMet ? '**Target met**: resolution conserves every micro-CLAW, and 1,000 open jobs are listed with filters at p50 under 10 ms uncached (the database query alone) as well as through the cache.' : met ? '**Target met on the endpoint path only**: resolution conserves every micro-CLAW and the cached list answers at p50 under 10 ms, but the uncached query does not everywhere.' : '**Target NOT met** (see the table).'} Uncached query p50: ${results.map((r) => `${r.database} ${r.queryP50Ms.toFixed(2)} ms`).join(', ')}.
 `;
 }
 

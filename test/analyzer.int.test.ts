@@ -351,28 +351,26 @@ describe('POST /api/analyze: refusals and failures', () => {
   });
 });
 
-/** A JSON-RPC proxy that refuses eth_call with block overrides, as some providers do. */
+/** A JSON-RPC proxy that refuses eth_call with block overrides, as some providers do (single calls and batches). */
 async function nodeWithoutBlockOverrides(target: string) {
   const { createServer } = await import('node:http');
+  type Call = { id: number; method: string; params: unknown[] };
+  const answer = (call: Call): Promise<unknown> =>
+    call.method === 'eth_call' && call.params.length >= 4
+      ? Promise.resolve({ jsonrpc: '2.0', id: call.id, error: { code: -32602, message: 'block overrides are not supported' } })
+      : fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call) }).then(
+          (upstream) => upstream.json(),
+        );
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const body = Buffer.concat(chunks).toString();
-      const parsed = JSON.parse(body) as { id: number; method: string; params: unknown[] };
-      if (!Array.isArray(parsed) && parsed.method === 'eth_call' && parsed.params.length >= 4) {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: parsed.id,
-            error: { code: -32602, message: 'block overrides are not supported' },
-          }),
-        );
-        return;
-      }
-      void fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (upstream) =>
-        response.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text()),
+      const parsed = JSON.parse(Buffer.concat(chunks).toString()) as Call | Call[];
+      const answers = Promise.all((Array.isArray(parsed) ? parsed : [parsed]).map(answer));
+      void answers.then((list) =>
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(Array.isArray(parsed) ? list : list[0])),
       );
     });
   });

@@ -134,6 +134,8 @@ export interface RpcRecorder {
   url: string;
   /** JSON-RPC methods seen, in order. */
   methods: string[];
+  /** HTTP requests seen (a JSON-RPC batch is one request carrying several methods). */
+  requests: number;
   /** While true, every request fails with HTTP 503 (a node that is down). */
   down: boolean;
   /** Answers this much later (a slow node). */
@@ -147,12 +149,13 @@ export interface RpcRecorder {
  */
 export async function rpcRecorder(target: string): Promise<RpcRecorder> {
   const { createServer } = await import('node:http');
-  const recorder: RpcRecorder = { url: '', methods: [], down: false, delayMs: 0, close: async () => {} };
+  const recorder: RpcRecorder = { url: '', methods: [], requests: 0, down: false, delayMs: 0, close: async () => {} };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString();
+      recorder.requests++;
       try {
         const parsed = JSON.parse(body) as { method: string } | { method: string }[];
         for (const call of Array.isArray(parsed) ? parsed : [parsed]) recorder.methods.push(call.method);

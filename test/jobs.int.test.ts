@@ -400,6 +400,12 @@ describe('GET /api/v1/jobs', () => {
     expect(list.body.jobs.map((j: any) => j.job_id)).toEqual([b, a]);
     expect(list.body.total).toBe(2);
     expect((await app.get(`/api/v1/jobs?q=${tag}&skill=trading`)).body.jobs.map((j: any) => j.job_id)).toEqual([a]);
+    // words match title or description in any case, every word must match, and % or _ are literal
+    expect((await app.get(`/api/v1/jobs?q=${tag.toUpperCase()}+LIQUIDITY`)).body.jobs.map((j: any) => j.job_id)).toEqual([a]);
+    expect((await app.get(`/api/v1/jobs?q=${tag}+Audit&skill=SECURITY`)).body.jobs.map((j: any) => j.job_id)).toEqual([b]);
+    expect((await app.get(`/api/v1/jobs?q=${tag}+liquidity+audit`)).body.jobs).toEqual([]);
+    expect((await app.get(`/api/v1/jobs?q=${tag.slice(0, 3)}%25${tag.slice(4)}`)).body.jobs).toEqual([]);
+    expect((await app.get(`/api/v1/jobs?q=${tag.slice(0, 3)}_${tag.slice(4)}`)).body.jobs).toEqual([]);
     const bidder = await agent();
     await bidOn(a, bidder, 1);
     expect((await app.get(`/api/v1/jobs?q=${tag}&status=bid`)).body.jobs.map((j: any) => j.job_id)).toEqual([a]);

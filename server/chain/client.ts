@@ -35,7 +35,9 @@ interface ChainSlot {
 const slot = sharedState<ChainSlot>('chain', () => ({ enabled: true, context: null, devnet: null, error: null }));
 
 function makeClient(rpcUrl: string, chainId: number): PublicClient {
-  const transport = rpcUrl.startsWith('ws') ? webSocket(rpcUrl) : http(rpcUrl, { timeout: 10_000, retryCount: 1 });
+  const transport = rpcUrl.startsWith('ws')
+    ? webSocket(rpcUrl)
+    : http(rpcUrl, { timeout: 10_000, retryCount: 1, batch: { batchSize: 32, wait: 0 } });
   return createPublicClient({ chain: devnetChain(chainId, rpcUrl), transport, pollingInterval: 250 }) as PublicClient;
 }
 

@@ -1,7 +1,7 @@
 import { database } from '../core/db';
 import { sharedCache } from '../core/shared-state';
 import { SqlParams } from '../core/db/sql-runner';
-import { JOB_COLUMNS, presentJob, type JobRow } from './job-views';
+import { presentJob, type JobRow } from './job-views';
 
 export interface ListJobsInput {
   status?: 'open' | 'bid' | 'executing' | 'completed' | 'expired' | 'all';
@@ -14,6 +14,10 @@ export interface ListJobsInput {
 }
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+// Only what presentJob shows (not the result or the fee of completed jobs).
+const LIST_COLUMNS = `j.id, j.poster_wallet, j.title, j.description, j.required_skill, j.bounty, j.status, j.expires_at,
+  j.accepted_bid_id, j.created_at, j.completed_at, j.bid_count`;
 
 // Pages of the list, emptied on every instance the moment any job or bid changes (a trigger's
 // change notice), so an answer is never stale; the TTL only bounds memory.
@@ -44,13 +48,15 @@ export async function queryJobs(input: ListJobsInput) {
   if (input.skill) where.push(`lower(j.required_skill) = lower(${p.add(input.skill.trim())})`);
   for (const word of (input.q ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8)) {
     const like = p.add(likePattern(word));
-    where.push(`(j.title ILIKE ${like} OR j.description ILIKE ${like})`);
+    // search_text is lower(title || '\n' || description), a generated column (migration jobs_list_search);
+    // a word has no whitespace, so it cannot match across the two.
+    where.push(`j.search_text LIKE lower(${like})`);
   }
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const { sql } = database();
   const [rows, [count]] = await Promise.all([
     sql.query<JobRow>(
-      `SELECT ${JOB_COLUMNS}, j.bid_count
+      `SELECT ${LIST_COLUMNS}
        FROM jobs j ${filter} ORDER BY j.created_at DESC, j.id DESC
        LIMIT ${Math.floor(input.limit)} OFFSET ${Math.floor(input.offset)}`,
       p.values,
