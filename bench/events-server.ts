@@ -34,11 +34,14 @@ type Command =
   | { id: number; kind: 'memory' }
   | { id: number; kind: 'emit'; name: string; count: number; batch: number }
   | { id: number; kind: 'webhooks' }
-  | { id: number; kind: 'subscribers' };
+  | { id: number; kind: 'subscribers' }
+  | { id: number; kind: 'exit' };
 
 process.on('message', async (command: Command) => {
   const answer = (value: unknown) => process.send!({ id: command.id, value });
-  if (command.kind === 'memory') {
+  if (command.kind === 'exit') {
+    process.exit(0);
+  } else if (command.kind === 'memory') {
     globalThis.gc?.();
     globalThis.gc?.();
     answer(process.memoryUsage());

@@ -18,7 +18,7 @@ const FANOUT_EVENTS = 50;
 const WEBHOOK_EVENTS = 2000;
 
 const child = fork(path.join(ROOT, 'bench/events-server.ts'), [], {
-  execArgv: ['--import', 'tsx', '--expose-gc'],
+  execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.EVENTS_BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.EVENTS_BENCH_PROF}`] : [])],
   stdio: 'inherit',
 });
 const pending = new Map<number, (value: any) => void>();
@@ -127,7 +127,8 @@ while (received < WEBHOOK_EVENTS && Date.now() - started < 120_000) await new Pr
 const perSecond = received / ((lastReceipt - started) / 1000);
 console.log(`webhooks: ${received} deliveries, ${perSecond.toFixed(0)}/s`);
 receiver.close();
-child.kill();
+child.send({ kind: 'exit', id: -1 });
+await new Promise((resolve) => child.once('exit', resolve));
 
 const report = `# Event stream and webhook benchmark
 
