@@ -5,6 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { benchAnalyzer, renderAnalyzerSection } from './analyzer';
 import { benchLedgerSpends, type LedgerSpendResults } from './ledger-spends';
 import { benchMarket, renderMarket } from './market';
+import { benchEvents, renderEventsSection } from './events-section';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -808,6 +809,9 @@ async function main(): Promise<void> {
     `analyzer: cold p50 ${analyzer.coldP50Ms.toFixed(0)} ms, p99 ${analyzer.coldP99Ms.toFixed(0)} ms, cached ${Math.round(analyzer.cachedPerSec)}/s`,
   );
 
+  // Its own server child with 10,000 open streams (issue 10).
+  const events = await benchEvents();
+
   const report =
     render(
       {
@@ -829,7 +833,9 @@ async function main(): Promise<void> {
     '\n' +
     renderMarket(market) +
     '\n' +
-    renderAnalyzerSection(analyzer);
+    renderAnalyzerSection(analyzer) +
+    '\n' +
+    renderEventsSection(events);
   // Formatted as `npm run format:check` expects, so a fresh report passes it.
   const markdown = await prettier.format(report, { ...(await prettier.resolveConfig(REPORT)), filepath: REPORT });
   await writeFile(REPORT, markdown);
