@@ -14,6 +14,7 @@ export interface EventsResults {
   perConnection: { rss: number; heap: number };
   fanout: { received: number; p50: number; p99: number };
   webhooksPerSecond: number;
+  drainPerSecond: number;
   received: number;
 }
 
@@ -53,13 +54,15 @@ export function renderEventsSection(r: EventsResults): string {
 \`bench/events.ts\` (sizes: \`EVENTS_BENCH_STREAMS\`, \`EVENTS_BENCH_SUBSCRIBERS\`): the fast door on PGlite in a child process
 with its file limit raised, ${r.total} open streams over ${Math.ceil(r.total / 500)} callers (${r.total - r.subscribers} idle on an event
 that never fires, ${r.subscribers} on all events), then 50 events one per transaction 40 ms apart, then 2,000 webhook deliveries to one
-local receiver (timed from the first emitting transaction to the last receipt). Method and history: docs/benchmarks-events.md.
+local receiver (timed from the first emitting transaction to the last receipt, and again from a backlog of 2,000 committed events
+with the worker started after the commits). Method and history: docs/benchmarks-events.md.
 
 | Measure | Result | Target |
 | --- | --- | --- |
 | Server memory per open stream (RSS) | ${kb(r.perConnection.rss)} | <= 20 KB (${ok(r.perConnection.rss <= 20 * 1024)}) |
 | Server heap per open stream | ${kb(r.perConnection.heap)} | |
 | Commit-to-receipt, ${r.subscribers} subscribers (${r.fanout.received} receipts) | p50 ${r.fanout.p50} ms, p99 ${r.fanout.p99} ms | p99 < 100 ms (${ok(r.fanout.p99 < 100)}) |
-| Webhook deliveries per second | ${r.webhooksPerSecond.toFixed(0)}/s | >= 500/s (${ok(r.webhooksPerSecond >= 500)}) |
+| Webhook deliveries per second, timed from the first emitting transaction | ${r.webhooksPerSecond.toFixed(0)}/s | >= 500/s (${ok(r.webhooksPerSecond >= 500)}) |
+| Webhook deliveries per second from a backlog of 2,000 committed events | ${r.drainPerSecond.toFixed(0)}/s | >= 500/s (${ok(r.drainPerSecond >= 500)}) |
 `;
 }

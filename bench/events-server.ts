@@ -35,6 +35,7 @@ type Command =
   | { id: number; kind: 'emit'; name: string; count: number; batch: number }
   | { id: number; kind: 'webhooks' }
   | { id: number; kind: 'subscribers' }
+  | { id: number; kind: 'stop-webhooks' }
   | { id: number; kind: 'exit' };
 
 process.on('message', async (command: Command) => {
@@ -47,6 +48,10 @@ process.on('message', async (command: Command) => {
     answer(process.memoryUsage());
   } else if (command.kind === 'subscribers') {
     answer(eventHub().size);
+  } else if (command.kind === 'stop-webhooks') {
+    stopWorker?.();
+    stopWorker = null;
+    answer(true);
   } else if (command.kind === 'webhooks') {
     stopWorker ??= startWebhookWorker(runtime, 200);
     answer(true);

@@ -145,6 +145,16 @@ await ask({ kind: 'emit', name: 'job.completed', count: WEBHOOK_EVENTS, batch: 1
 while (received < WEBHOOK_EVENTS && Date.now() - started < 120_000) await new Promise((resolve) => setTimeout(resolve, 50));
 const perSecond = received / ((lastReceipt - started) / 1000);
 console.log(`webhooks: ${received} deliveries, ${perSecond.toFixed(0)}/s`);
+// The delivery rate alone: the same number of events already in the log, then the worker starts.
+await ask({ kind: 'stop-webhooks' });
+await ask({ kind: 'emit', name: 'job.completed', count: WEBHOOK_EVENTS, batch: 100 });
+const backlogStart = Date.now();
+const backlogFrom = received;
+await ask({ kind: 'webhooks' });
+while (received < backlogFrom + WEBHOOK_EVENTS && Date.now() - backlogStart < 120_000)
+  await new Promise((resolve) => setTimeout(resolve, 20));
+const drainPerSecond = (received - backlogFrom) / ((lastReceipt - backlogStart) / 1000);
+console.log(`webhooks from a backlog: ${received - backlogFrom} deliveries, ${drainPerSecond.toFixed(0)}/s`);
 receiver.close();
 child.send({ kind: 'exit', id: -1 });
 await new Promise((resolve) => child.once('exit', resolve));
@@ -161,7 +171,8 @@ so the figures are indicative.
 | Server memory per open stream (RSS) | ${(perConnection.rss / 1024).toFixed(1)} KB | <= 20 KB |
 | Server heap per open stream | ${(perConnection.heap / 1024).toFixed(1)} KB | |
 | Commit-to-receipt delay, ${SUBSCRIBERS} subscribers x ${FANOUT_EVENTS} events (${fanout.received} receipts) | p50 ${fanout.p50} ms, p99 ${fanout.p99} ms | p99 < 100 ms |
-| Webhook deliveries per second (${WEBHOOK_EVENTS} events, one local receiver) | ${perSecond.toFixed(0)}/s | >= 500/s |
+| Webhook deliveries per second (${WEBHOOK_EVENTS} events, one local receiver), timed from the first emit | ${perSecond.toFixed(0)}/s | >= 500/s |
+| Webhook deliveries per second from a backlog of ${WEBHOOK_EVENTS} committed events | ${drainPerSecond.toFixed(0)}/s | >= 500/s |
 
 The delay is measured from just before the emitting transaction commits (the payload's \`sent_at\`) to
 the moment the client read the event, so it includes the commit, the change notice, the hub's read and
@@ -169,7 +180,7 @@ the write to every subscriber.
 `;
 console.log(
   'RESULT ' +
-    JSON.stringify({ total: TOTAL, subscribers: SUBSCRIBERS, perConnection, fanout, webhooksPerSecond: perSecond, received }),
+    JSON.stringify({ total: TOTAL, subscribers: SUBSCRIBERS, perConnection, fanout, webhooksPerSecond: perSecond, drainPerSecond, received }),
 );
 if (!process.env.EVENTS_BENCH_NO_DOC) {
   await writeFile(path.join(ROOT, 'docs', 'benchmarks-events.md'), report);

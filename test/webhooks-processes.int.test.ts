@@ -17,6 +17,7 @@ import { newWallet, signIn } from './wallets';
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const EVENTS = 60;
 const FAIL_FIRST = 10;
+const AUTH_SECRET = 'two-processes-share-this-auth-secret-0123456789';
 
 describe.skipIf(!onPostgres)('two server processes on one PostgreSQL schema (skipped on PGlite: two processes cannot share one embedded PGlite database)', () => {
   let app: TestApp;
@@ -27,7 +28,7 @@ describe.skipIf(!onPostgres)('two server processes on one PostgreSQL schema (ski
   let receiverUrl = '';
 
   beforeAll(async () => {
-    app = await startTestApp({ SERVICE_NETWORK: 'testnet' });
+    app = await startTestApp({ SERVICE_NETWORK: 'testnet', AUTH_SECRET });
     receiver = http.createServer((request, response) => {
       let body = '';
       request.on('data', (chunk) => (body += chunk));
@@ -45,7 +46,8 @@ describe.skipIf(!onPostgres)('two server processes on one PostgreSQL schema (ski
     receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
     const url = new URL(process.env.DATABASE_URL!);
     url.searchParams.set('schema', app.database.kind === 'postgres' ? app.database.schema : '');
-    const env = { DATABASE_URL: url.toString(), SERVICE_NETWORK: 'testnet', LOG_LEVEL: 'warn' };
+    // Instances of one deployment share AUTH_SECRET (webhook secrets are encrypted with it).
+    const env = { DATABASE_URL: url.toString(), SERVICE_NETWORK: 'testnet', LOG_LEVEL: 'warn', AUTH_SECRET };
     servers.push(...(await Promise.all([startServer(env), startServer(env)])));
   }, 120_000);
 
@@ -70,10 +72,17 @@ describe.skipIf(!onPostgres)('two server processes on one PostgreSQL schema (ski
     for (let n = 0; n < EVENTS; n++) await withTransaction((tx) => emit('job.posted', { n }, tx.sql));
 
     const waitFor = async (count: number) => {
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 40_000;
       while (hits.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     };
     await waitFor(EVENTS);
+    if (hits.length < EVENTS) {
+      const state = await database().sql.query(`SELECT status, attempts, last_error FROM webhook_deliveries LIMIT 3`);
+      const cursor = await database().sql.query(`SELECT * FROM event_cursors`);
+      throw new Error(
+        `only ${hits.length} deliveries: ${JSON.stringify({ state, cursor })}\n${servers.map((s) => s.stdout().slice(-1500) + s.stderr().slice(-1500)).join('\n---\n')}`,
+      );
+    }
     // Make the failed ones due now (instead of waiting 30 s): both processes race for them.
     await new Promise((resolve) => setTimeout(resolve, 500));
     await database().sql.query(`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE status = 'pending'`);
