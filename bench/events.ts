@@ -180,7 +180,15 @@ the write to every subscriber.
 `;
 console.log(
   'RESULT ' +
-    JSON.stringify({ total: TOTAL, subscribers: SUBSCRIBERS, perConnection, fanout, webhooksPerSecond: perSecond, drainPerSecond, received }),
+    JSON.stringify({
+      total: TOTAL,
+      subscribers: SUBSCRIBERS,
+      perConnection,
+      fanout,
+      webhooksPerSecond: perSecond,
+      drainPerSecond,
+      received,
+    }),
 );
 if (!process.env.EVENTS_BENCH_NO_DOC) {
   await writeFile(path.join(ROOT, 'docs', 'benchmarks-events.md'), report);

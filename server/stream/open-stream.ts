@@ -89,7 +89,9 @@ class Streams {
       if (set.size === 0) this.byWallet.delete(connection.wallet);
     }
     if (connection.lease) {
-      this.slots.release(connection.wallet, connection.lease).catch((error) => log.warn({ err: error }, 'stream lease release failed'));
+      this.slots
+        .release(connection.wallet, connection.lease)
+        .catch((error) => log.warn({ err: error }, 'stream lease release failed'));
     }
     if (this.all.size === 0 && this.timer) {
       clearInterval(this.timer);
