@@ -4,7 +4,7 @@
 // subscribed to all events, and webhook deliveries per second to a local receiver.
 // Writes docs/benchmarks-events.md.
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ const TOTAL = Number(process.argv[2] ?? 10_000);
 const SUBSCRIBERS = Math.min(TOTAL, Number(process.argv[3] ?? 1000));
 const FANOUT_EVENTS = 50;
 const WEBHOOK_EVENTS = 2000;
+const HISTORY_MARKER = '<!-- history: kept by bench/events.ts -->';
 
 // The server gets the highest file limit the shell may set (10,000 streams are 10,000 sockets).
 const child = spawn(
@@ -191,7 +192,11 @@ console.log(
     }),
 );
 if (!process.env.EVENTS_BENCH_NO_DOC) {
-  await writeFile(path.join(ROOT, 'docs', 'benchmarks-events.md'), report);
+  // The hand-written history below the marker survives a new run.
+  const file = path.join(ROOT, 'docs', 'benchmarks-events.md');
+  const previous = await readFile(file, 'utf8').catch(() => '');
+  const marker = previous.indexOf(HISTORY_MARKER);
+  await writeFile(file, report + (marker >= 0 ? '\n' + previous.slice(marker) : ''));
   console.log('wrote docs/benchmarks-events.md');
 }
 process.exit(0);
