@@ -83,32 +83,36 @@ it('lapsed leases (an instance that died) stop counting once their time is up', 
   expect(await alive.acquire(wallet, 1)).not.toBeNull();
 });
 
-it('GET /api/v1/stream counts the streams another instance holds for the caller (429), and frees the slot on close', async () => {
-  const account = newWallet();
-  const session = await signIn(app, account);
-  const wallet = account.address.toLowerCase();
-  // Another instance on the same database holds one of the caller's two streams.
-  const elsewhere = databaseSlots(app.database);
-  const lease = await elsewhere.acquire(wallet, 2);
-  expect(lease).not.toBeNull();
-  const open = () => fetch(`${base}/api/v1/stream`, { headers: { authorization: `Bearer ${session.token}` } });
-  const first = await open();
-  expect(first.status).toBe(200);
-  const refused = await open();
-  expect(refused.status).toBe(429);
-  await refused.text();
-  await elsewhere.release(wallet, lease!);
-  const second = await open();
-  expect(second.status).toBe(200);
-  // Closing a stream gives its lease back.
-  await first.body!.cancel();
-  let third: Response | null = null;
-  for (let i = 0; i < 50 && third?.status !== 200; i++) {
-    if (third) await third.text();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    third = await open();
-  }
-  expect(third!.status).toBe(200);
-  await second.body!.cancel();
-  await third!.body!.cancel();
-});
+// On PGlite the endpoint counts in memory (no second process can open that database).
+it.skipIf(!process.env.DATABASE_URL)(
+  'GET /api/v1/stream counts the streams another instance holds for the caller (429), and frees the slot on close (PostgreSQL; PGlite has one instance)',
+  async () => {
+    const account = newWallet();
+    const session = await signIn(app, account);
+    const wallet = account.address.toLowerCase();
+    // Another instance on the same database holds one of the caller's two streams.
+    const elsewhere = databaseSlots(app.database);
+    const lease = await elsewhere.acquire(wallet, 2);
+    expect(lease).not.toBeNull();
+    const open = () => fetch(`${base}/api/v1/stream`, { headers: { authorization: `Bearer ${session.token}` } });
+    const first = await open();
+    expect(first.status).toBe(200);
+    const refused = await open();
+    expect(refused.status).toBe(429);
+    await refused.text();
+    await elsewhere.release(wallet, lease!);
+    const second = await open();
+    expect(second.status).toBe(200);
+    // Closing a stream gives its lease back.
+    await first.body!.cancel();
+    let third: Response | null = null;
+    for (let i = 0; i < 50 && third?.status !== 200; i++) {
+      if (third) await third.text();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      third = await open();
+    }
+    expect(third!.status).toBe(200);
+    await second.body!.cancel();
+    await third!.body!.cancel();
+  },
+);

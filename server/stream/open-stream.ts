@@ -6,7 +6,7 @@ import { sharedState } from '../core/shared-state';
 import type { EventName } from '../events/emit';
 import { canSee, cursorSince, envelope, readEventsAfter, type LoggedEvent, type Viewer } from '../events/log';
 import { eventHub, type EventHub, type HubSubscriber } from './hub';
-import { databaseSlots, LEASE_RENEW_MS, redisSlots, type StreamSlots } from './stream-slots';
+import { LEASE_RENEW_MS, streamSlots, type StreamSlots } from './stream-slots';
 
 // One SSE connection (spec: Events, Event stream): replay from the log after Last-Event-ID or
 // `since`, then live events from the instance's hub, without gap or duplicate (ids are commit
@@ -65,7 +65,7 @@ class Streams {
   readonly maxAgeMs: number;
 
   constructor(runtime: Runtime) {
-    this.slots = runtime.redis ? redisSlots(runtime.redis) : databaseSlots(runtime.database);
+    this.slots = streamSlots(runtime.database, runtime.redis);
     this.heartbeatMs = runtime.config.STREAM_HEARTBEAT_MS;
     this.maxAgeMs = runtime.config.STREAM_MAX_AGE_MS;
   }

@@ -4,7 +4,9 @@ import type { Database } from '../core/db/open';
 import { prismaRunner } from '../core/db/sql-runner';
 
 // The per-caller limit on open streams (spec Limits, Stream) counted across every instance: each
-// open stream holds a lease (Redis when REDIS_URL is set, else the `stream_leases` table). An
+// open stream holds a lease (Redis when REDIS_URL is set, else the `stream_leases` table; on
+// embedded PGlite, which one process alone can open, this instance is the only one and counts in
+// memory, see streamSlots()). An
 // instance renews the leases of its open streams in one statement every LEASE_RENEW_MS; a lease
 // of an instance that died without closing its streams lapses after LEASE_TTL_MS.
 
@@ -20,6 +22,34 @@ export interface StreamSlots {
   release(wallet: string, lease: string): Promise<void>;
   /** Extends the leases of this instance's open streams. */
   renew(open: readonly { wallet: string; lease: string }[]): Promise<void>;
+}
+
+/** The lease store of an instance: Redis, else PostgreSQL, else (PGlite: one instance) memory. */
+export function streamSlots(database: Database, redis: Redis | null): StreamSlots {
+  if (redis) return redisSlots(redis);
+  return database.kind === 'postgres' ? databaseSlots(database) : memorySlots();
+}
+
+/** Leases of this process only: for PGlite, whose database no other process can open. */
+export function memorySlots(): StreamSlots {
+  const open = new Map<string, Set<string>>();
+  return {
+    instance: randomUUID(),
+    async acquire(wallet, max) {
+      let set = open.get(wallet);
+      if (!set) open.set(wallet, (set = new Set()));
+      if (set.size >= max) return null;
+      const lease = randomUUID();
+      set.add(lease);
+      return lease;
+    },
+    async release(wallet, lease) {
+      const set = open.get(wallet);
+      set?.delete(lease);
+      if (set?.size === 0) open.delete(wallet);
+    },
+    async renew() {},
+  };
 }
 
 export function databaseSlots(database: Database): StreamSlots {
