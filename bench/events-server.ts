@@ -34,16 +34,24 @@ type Command =
   | { id: number; kind: 'memory' }
   | { id: number; kind: 'emit'; name: string; count: number; batch: number }
   | { id: number; kind: 'webhooks' }
-  | { id: number; kind: 'subscribers' };
+  | { id: number; kind: 'subscribers' }
+  | { id: number; kind: 'stop-webhooks' }
+  | { id: number; kind: 'exit' };
 
 process.on('message', async (command: Command) => {
   const answer = (value: unknown) => process.send!({ id: command.id, value });
-  if (command.kind === 'memory') {
+  if (command.kind === 'exit') {
+    process.exit(0);
+  } else if (command.kind === 'memory') {
     globalThis.gc?.();
     globalThis.gc?.();
     answer(process.memoryUsage());
   } else if (command.kind === 'subscribers') {
     answer(eventHub().size);
+  } else if (command.kind === 'stop-webhooks') {
+    stopWorker?.();
+    stopWorker = null;
+    answer(true);
   } else if (command.kind === 'webhooks') {
     stopWorker ??= startWebhookWorker(runtime, 200);
     answer(true);

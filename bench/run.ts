@@ -6,6 +6,7 @@ import { benchAnalyzer, renderAnalyzerSection } from './analyzer';
 import { benchDoors, renderDoorsSection } from './doors';
 import { benchLedgerSpends, type LedgerSpendResults } from './ledger-spends';
 import { benchMarket, renderMarket } from './market';
+import { benchEvents, renderEventsSection } from './events-section';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -821,6 +822,9 @@ async function main(): Promise<void> {
     );
   }
 
+  // Its own server child with 10,000 open streams (issue 10).
+  const events = await benchEvents();
+
   const report =
     render(
       {
@@ -857,7 +861,9 @@ async function main(): Promise<void> {
     '\n' +
     (analyzer instanceof Error
       ? `## Contract analyzer (devnet)\n\nNot measured in this run: ${analyzer.message.split('\n')[0]}\n`
-      : renderAnalyzerSection(analyzer));
+      : renderAnalyzerSection(analyzer)) +
+    '\n' +
+    renderEventsSection(events);
   // Formatted as `npm run format:check` expects, so a fresh report passes it.
   const markdown = await prettier.format(report, { ...(await prettier.resolveConfig(REPORT)), filepath: REPORT });
   await writeFile(REPORT, markdown);

@@ -11,13 +11,16 @@ import { headEventId, readEventsAfter, type LoggedEvent } from '../events/log';
 const BATCH = 1000;
 const POLL_MS = 1000;
 
-type Subscriber = (events: LoggedEvent[]) => void;
+/** A receiver of the hub's batches (an open stream). */
+export interface HubSubscriber {
+  deliver(events: LoggedEvent[]): void;
+}
 
 export class EventHub {
   /** The last log position handed to subscribers. */
   head = 0n;
   readonly ready: Promise<void>;
-  private readonly subscribers = new Set<Subscriber>();
+  private readonly subscribers = new Set<HubSubscriber>();
   private reading = false;
   private again = false;
   private closed = false;
@@ -39,9 +42,12 @@ export class EventHub {
   }
 
   /** Receives every batch read after this call (synchronously consistent with `head`). */
-  subscribe(subscriber: Subscriber): () => void {
+  subscribe(subscriber: HubSubscriber): void {
     this.subscribers.add(subscriber);
-    return () => void this.subscribers.delete(subscriber);
+  }
+
+  unsubscribe(subscriber: HubSubscriber): void {
+    this.subscribers.delete(subscriber);
   }
 
   /** Reads what is new in the log and hands it out; concurrent calls coalesce. */
@@ -61,7 +67,7 @@ export class EventHub {
           this.head = events[events.length - 1]!.id;
           for (const subscriber of this.subscribers) {
             try {
-              subscriber(events);
+              subscriber.deliver(events);
             } catch (error) {
               log.warn({ err: error }, 'stream subscriber failed');
             }

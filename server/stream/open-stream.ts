@@ -1,20 +1,28 @@
 import { database } from '../core/db';
 import { ApiError } from '../core/errors';
-import { currentRuntime } from '../core/runtime';
+import { log } from '../core/log';
+import { currentRuntime, type Runtime } from '../core/runtime';
 import { sharedState } from '../core/shared-state';
 import type { EventName } from '../events/emit';
 import { canSee, cursorSince, envelope, readEventsAfter, type LoggedEvent, type Viewer } from '../events/log';
-import { eventHub } from './hub';
+import { eventHub, type EventHub, type HubSubscriber } from './hub';
+import { LEASE_RENEW_MS, streamSlots, type StreamSlots } from './stream-slots';
 
 // One SSE connection (spec: Events, Event stream): replay from the log after Last-Event-ID or
 // `since`, then live events from the instance's hub, without gap or duplicate (ids are commit
 // ordered; see server/events/log.ts). Heartbeats keep proxies from closing an idle stream; a
 // `reconnect` event goes out before the server closes one (shutdown, maximum age, slow reader).
+//
+// Built for many idle connections: a connection is one small object (no closures, no timers of
+// its own); one sweep per instance sends heartbeats (one shared frame per beat), closes streams at
+// their maximum age and renews the streams' leases (the cross-instance per-caller limit,
+// ./stream-slots.ts); an event's frame is encoded once and the same bytes go to every subscriber.
 
 const REPLAY_BATCH = 500;
 /** A reader this far behind (bytes queued) is closed with `reconnect`; it resumes from the log. */
 const MAX_QUEUED_BYTES = 1024 * 1024;
 export const RETRY_HINT_MS = 3000;
+const MAX_SWEEP_MS = 1000;
 
 export interface StreamRequest {
   viewer: Viewer;
@@ -28,31 +36,8 @@ export interface StreamRequest {
   signal: AbortSignal;
 }
 
-interface Connection {
-  wallet: string;
-  close(reason: string): void;
-}
-
-const connections = sharedState('stream.connections', () => {
-  const map = new Map<string, Set<Connection>>();
-  currentRuntime().onClose(() => {
-    for (const set of map.values()) for (const connection of [...set]) connection.close('shutdown');
-  });
-  return map;
-});
-
-/** Open streams of one wallet on this instance. */
-export function openStreamCount(wallet: string): number {
-  return connections().get(wallet.toLowerCase())?.size ?? 0;
-}
-
-/** Sends `reconnect` to every open stream and closes it (shutdown). */
-export function closeAllStreams(reason = 'shutdown'): void {
-  if (!currentRuntime().state.has('stream.connections')) return;
-  for (const set of connections().values()) for (const connection of [...set]) connection.close(reason);
-}
-
 const encoder = new TextEncoder();
+const OPENING = encoder.encode(`retry: ${RETRY_HINT_MS}\n: connected\n\n`);
 
 // The encoded SSE frame of a log event, made once and shared by every connection that sends it.
 const eventFrames = new WeakMap<LoggedEvent, Uint8Array>();
@@ -69,11 +54,185 @@ function frame(fields: { id?: bigint; event: string; data: unknown }): Uint8Arra
   return encoder.encode(lines.join('\n'));
 }
 
-/** Opens the stream: checks the per-caller limit, then returns the SSE response. */
+/** The instance's open streams, their sweep and their leases. */
+class Streams {
+  readonly byWallet = new Map<string, Set<StreamConnection>>();
+  readonly all = new Set<StreamConnection>();
+  readonly slots: StreamSlots;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private lastRenew = Date.now();
+  readonly heartbeatMs: number;
+  readonly maxAgeMs: number;
+
+  constructor(runtime: Runtime) {
+    this.slots = streamSlots(runtime.database, runtime.redis);
+    this.heartbeatMs = runtime.config.STREAM_HEARTBEAT_MS;
+    this.maxAgeMs = runtime.config.STREAM_MAX_AGE_MS;
+  }
+
+  add(connection: StreamConnection): void {
+    this.all.add(connection);
+    let set = this.byWallet.get(connection.wallet);
+    if (!set) this.byWallet.set(connection.wallet, (set = new Set()));
+    set.add(connection);
+    if (!this.timer) {
+      this.timer = setInterval(() => this.sweep(), Math.min(this.heartbeatMs, MAX_SWEEP_MS));
+      this.timer.unref();
+    }
+  }
+
+  remove(connection: StreamConnection): void {
+    this.all.delete(connection);
+    const set = this.byWallet.get(connection.wallet);
+    if (set) {
+      set.delete(connection);
+      if (set.size === 0) this.byWallet.delete(connection.wallet);
+    }
+    if (connection.lease) {
+      this.slots
+        .release(connection.wallet, connection.lease)
+        .catch((error) => log.warn({ err: error }, 'stream lease release failed'));
+    }
+    if (this.all.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  /** Heartbeats (one frame for all that are due), maximum age, lease renewal. */
+  sweep(now = Date.now()): void {
+    let beat: Uint8Array | null = null;
+    const beatBefore = now - this.heartbeatMs;
+    const bornBefore = now - this.maxAgeMs;
+    for (const connection of this.all) {
+      if (connection.openedAt <= bornBefore) {
+        connection.close('max_age');
+      } else if (connection.lastBeat <= beatBefore) {
+        beat ??= frame({ event: 'heartbeat', data: { time: new Date(now).toISOString() } });
+        connection.lastBeat = now;
+        connection.write(beat);
+      }
+    }
+    if (now - this.lastRenew >= LEASE_RENEW_MS) {
+      this.lastRenew = now;
+      const open = [...this.all].filter((c) => c.lease).map((c) => ({ wallet: c.wallet, lease: c.lease! }));
+      this.slots.renew(open).catch((error) => log.warn({ err: error }, 'stream lease renewal failed'));
+    }
+  }
+
+  closeAll(reason: string): void {
+    for (const connection of [...this.all]) connection.close(reason);
+  }
+}
+
+const streams = sharedState('stream.connections', () => {
+  const runtime = currentRuntime();
+  const value = new Streams(runtime);
+  runtime.onClose(() => value.closeAll('shutdown'));
+  return value;
+});
+
+/** Open streams of one wallet on this instance. */
+export function openStreamCount(wallet: string): number {
+  return streams().byWallet.get(wallet.toLowerCase())?.size ?? 0;
+}
+
+/** Sends `reconnect` to every open stream and closes it (shutdown). */
+export function closeAllStreams(reason = 'shutdown'): void {
+  if (!currentRuntime().state.has('stream.connections')) return;
+  streams().closeAll(reason);
+}
+
+/** One open stream: what it may see, where it is in the log, and its response body. */
+class StreamConnection implements HubSubscriber {
+  controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+  closed = false;
+  /** Live batches held back until the replay has caught up; null once live. */
+  buffered: LoggedEvent[][] | null = [];
+  lastSent = 0n;
+  lastBeat: number;
+  readonly openedAt: number;
+  lease: string | null = null;
+
+  constructor(
+    readonly owner: Streams,
+    readonly hub: EventHub,
+    readonly wallet: string,
+    readonly viewer: Viewer,
+    readonly filter: ReadonlySet<EventName> | null,
+  ) {
+    this.openedAt = this.lastBeat = Date.now();
+  }
+
+  deliver(events: LoggedEvent[]): void {
+    if (this.buffered) this.buffered.push(events);
+    else this.send(events);
+  }
+
+  send(events: LoggedEvent[]): void {
+    for (const event of events) {
+      if (this.closed) return;
+      if (event.id <= this.lastSent) continue;
+      this.lastSent = event.id;
+      if (this.filter && !this.filter.has(event.name)) continue;
+      if (!canSee(event, this.viewer)) continue;
+      this.write(eventFrame(event));
+    }
+    if (!this.closed && (this.controller?.desiredSize ?? 0) < -MAX_QUEUED_BYTES) this.close('slow_reader');
+  }
+
+  write(chunk: Uint8Array): void {
+    if (this.closed || !this.controller) return;
+    try {
+      this.controller.enqueue(chunk);
+    } catch {
+      this.cleanup();
+    }
+  }
+
+  close(reason: string): void {
+    if (this.closed) return;
+    const last = this.lastSent > 0n ? String(this.lastSent) : null;
+    this.write(frame({ event: 'reconnect', data: { reason, last_event_id: last } }));
+    const controller = this.controller;
+    this.cleanup();
+    try {
+      controller?.close();
+    } catch {
+      /* already closed */
+    }
+  }
+
+  cleanup(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.buffered = null;
+    this.hub.unsubscribe(this);
+    this.owner.remove(this);
+  }
+
+  /** Replays the log from the cursor, then the held-back live batches, then goes live. */
+  async replay(): Promise<void> {
+    const sql = database().sql;
+    for (;;) {
+      if (this.closed) return;
+      const events = await readEventsAfter(sql, this.lastSent, REPLAY_BATCH);
+      this.send(events);
+      if (events.length < REPLAY_BATCH) break;
+    }
+    const held = this.buffered ?? [];
+    this.buffered = null;
+    for (const events of held) this.send(events);
+  }
+}
+
+/** Opens the stream: checks the per-caller limit across instances, then returns the SSE response. */
 export async function openStream(request: StreamRequest): Promise<Response> {
   const { config } = currentRuntime();
-  const wallet = request.viewer.wallet;
-  if (openStreamCount(wallet) >= config.STREAM_MAX_PER_CALLER) {
+  const wallet = request.viewer.wallet.toLowerCase();
+  const owner = streams();
+  const lease = await owner.slots.acquire(wallet, config.STREAM_MAX_PER_CALLER);
+  if (!lease) {
     throw new ApiError(
       'rate_limited',
       `At most ${config.STREAM_MAX_PER_CALLER} open streams per caller; close one first`,
@@ -82,103 +241,38 @@ export async function openStream(request: StreamRequest): Promise<Response> {
     );
   }
   const hub = eventHub();
-  await hub.ready;
-  const sql = database().sql;
-  let cursor = request.after ?? (request.since ? await cursorSince(sql, request.since) : null);
+  const connection = new StreamConnection(owner, hub, wallet, request.viewer, request.events);
+  connection.lease = lease;
+  owner.add(connection);
+  let cursor: bigint | null;
+  try {
+    await hub.ready;
+    cursor = request.after ?? (request.since ? await cursorSince(database().sql, request.since) : null);
+  } catch (error) {
+    connection.cleanup();
+    throw error;
+  }
 
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  let closed = false;
-  let live = false;
-  let lastSent = 0n;
-  const buffered: LoggedEvent[] = [];
-  const timers: ReturnType<typeof setTimeout>[] = [];
-  let unsubscribe: () => void = () => {};
-
-  const map = connections();
-  const set = map.get(wallet) ?? new Set<Connection>();
-  map.set(wallet, set);
-
-  const cleanup = () => {
-    closed = true;
-    unsubscribe();
-    timers.forEach(clearTimeout);
-    set.delete(connection);
-    if (set.size === 0 && map.get(wallet) === set) map.delete(wallet);
-  };
-  const write = (chunk: Uint8Array): void => {
-    if (closed) return;
-    try {
-      controller.enqueue(chunk);
-    } catch {
-      cleanup();
-    }
-  };
-  const connection: Connection = {
-    wallet,
-    close(reason) {
-      if (closed) return;
-      write(frame({ event: 'reconnect', data: { reason, last_event_id: lastSent > 0n ? String(lastSent) : null } }));
-      cleanup();
-      try {
-        controller.close();
-      } catch {
-        /* already closed */
-      }
-    },
-  };
-  set.add(connection);
-
-  const send = (events: LoggedEvent[]): void => {
-    for (const event of events) {
-      if (closed) return;
-      if (event.id <= lastSent) continue;
-      lastSent = event.id;
-      if (request.events && !request.events.has(event.name)) continue;
-      if (!canSee(event, request.viewer)) continue;
-      write(eventFrame(event));
-    }
-    if (!closed && (controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) connection.close('slow_reader');
-  };
-
-  // Live events are buffered until the replay has caught up, then flow directly.
-  unsubscribe = hub.subscribe((events) => (live ? send(events) : buffered.push(...events)));
-  cursor ??= hub.head;
-  lastSent = cursor;
-
-  const replay = async () => {
-    for (;;) {
-      if (closed) return;
-      const events = await readEventsAfter(sql, lastSent, REPLAY_BATCH);
-      send(events);
-      if (events.length < REPLAY_BATCH) break;
-    }
-    send(buffered.splice(0));
-    live = true;
-  };
+  // Live events are held back until the replay has caught up, then flow directly.
+  hub.subscribe(connection);
+  connection.lastSent = cursor ?? hub.head;
 
   const stream = new ReadableStream<Uint8Array>(
     {
-      start(c) {
-        controller = c;
-        write(encoder.encode(`retry: ${RETRY_HINT_MS}\n: connected\n\n`));
+      start(controller) {
+        connection.controller = controller;
+        controller.enqueue(OPENING);
       },
       cancel() {
-        cleanup();
+        connection.cleanup();
       },
     },
     { highWaterMark: MAX_QUEUED_BYTES * 4, size: (chunk) => chunk.byteLength },
   );
+  if (request.signal.aborted) connection.cleanup();
+  else request.signal.addEventListener('abort', () => connection.cleanup(), { once: true });
 
-  const beat = () => {
-    if (closed) return;
-    write(frame({ event: 'heartbeat', data: { time: new Date().toISOString() } }));
-    timers[0] = setTimeout(beat, config.STREAM_HEARTBEAT_MS);
-  };
-  timers[0] = setTimeout(beat, config.STREAM_HEARTBEAT_MS);
-  timers[1] = setTimeout(() => connection.close('max_age'), config.STREAM_MAX_AGE_MS);
-  request.signal.addEventListener('abort', () => cleanup(), { once: true });
-
-  replay().catch(() => connection.close('error'));
+  connection.replay().catch(() => connection.close('error'));
 
   return new Response(stream, {
     status: 200,
