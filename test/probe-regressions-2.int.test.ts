@@ -112,3 +112,50 @@ describe('skill subscriptions', () => {
     await assertLedgerBalanced();
   });
 });
+
+describe('the event stream', () => {
+  it('keeps the per-caller limit under 20 concurrent opens, also with since= (a database read before the stream opens)', async () => {
+    const base = await app.listen();
+    const me = await agentSession();
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const opened = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(`${base}/api/v1/stream${i % 2 ? `?since=${encodeURIComponent(since)}` : ''}`, {
+          headers: { authorization: `Bearer ${me.token}` },
+        }),
+      ),
+    );
+    const statuses = opened.map((r) => r.status);
+    await Promise.all(opened.map((r) => r.body?.cancel()));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+  });
+});
+
+describe('per-wallet limits hold under concurrent creates', () => {
+  it('never lets a wallet past 50 pipelines, and charges only the pipelines created', async () => {
+    const me = await agentSession();
+    await fund(me.account.address, 500 * 60);
+    const body = (n: number) => ({
+      name: `P${n}`,
+      trigger_type: 'manual',
+      steps: [{ id: 's', name: 'S', agent_id: me.agentId, output_key: 's' }],
+    });
+    for (let n = 0; n < 45; n++) {
+      const r = await app.post('/api/v1/pipelines', body(n), { token: me.token });
+      expect(r.status, r.text).toBe(201);
+    }
+    const results = await Promise.all(
+      Array.from({ length: 15 }, (_, n) => app.post('/api/v1/pipelines', body(100 + n), { token: me.token })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(5);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(10);
+    const [count] = await app.database.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pipelines WHERE owner_wallet = $1 AND status <> 'deleted'`,
+      [me.account.address],
+    );
+    expect(count!.n).toBe(50);
+    expect(await clawBalance(me.account.address)).toBe(500 * 10);
+    await assertLedgerBalanced();
+  }, 60_000);
+});
