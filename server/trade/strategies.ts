@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
 import type { Caller } from '../core/caller';
-import { database, db } from '../core/db';
+import { db, withTransaction } from '../core/db';
 import type { Strategy, StrategyExecution } from '../core/db/generated/client';
 import { ApiError } from '../core/errors';
 import { log } from '../core/log';
@@ -77,23 +77,31 @@ export async function createStrategy(caller: Caller, input: CreateStrategyInput)
     resolveToken(input.tokenOut, 'token_out'),
   ]);
   if (tokenIn.routeAddress === tokenOut.routeAddress) throw invalid('token_out', 'must differ from token_in');
-  const count = await db().strategy.count({ where: { ownerWallet: caller.wallet, status: { in: ['active', 'paused'] } } });
-  if (count >= STRATEGY_LIMITS.perWallet)
-    throw new ApiError('conflict', `A wallet may have at most ${STRATEGY_LIMITS.perWallet} live strategies`);
   const id = randomUUID();
   const nextRunAt = new Date(Date.now() + input.intervalSeconds * 1000);
-  await post(
-    {
-      reason: 'strategy_creation',
-      refType: 'strategy',
-      refId: id,
-      postings: [
-        { account: walletAccount(caller.wallet), amount: -STRATEGY_CREATION_FEE },
-        { account: PLATFORM_FEES, amount: STRATEGY_CREATION_FEE },
-      ],
-      spend: { wallet: caller.wallet, amount: STRATEGY_CREATION_FEE, limit: caller.maxSpendPerDay },
-      alongside: (p) => [
-        `strategy AS (
+  // The count and the creation under one per-wallet lock, so concurrent creates cannot pass the limit.
+  await withTransaction(async (tx) => {
+    await tx.sql.query('SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `strategies:${caller.wallet.toLowerCase()}`,
+    ]);
+    const [live] = await tx.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM strategies WHERE owner_wallet = $1 AND status IN ('active', 'paused')`,
+      [caller.wallet],
+    );
+    if (Number(live?.n ?? 0) >= STRATEGY_LIMITS.perWallet)
+      throw new ApiError('conflict', `A wallet may have at most ${STRATEGY_LIMITS.perWallet} live strategies`);
+    await post(
+      {
+        reason: 'strategy_creation',
+        refType: 'strategy',
+        refId: id,
+        postings: [
+          { account: walletAccount(caller.wallet), amount: -STRATEGY_CREATION_FEE },
+          { account: PLATFORM_FEES, amount: STRATEGY_CREATION_FEE },
+        ],
+        spend: { wallet: caller.wallet, amount: STRATEGY_CREATION_FEE, limit: caller.maxSpendPerDay },
+        alongside: (p) => [
+          `strategy AS (
           INSERT INTO strategies (id, owner_wallet, owner_agent_id, name, strategy_type, token_in, token_out, amount_in_raw,
             interval_seconds, max_executions, slippage_bps, trigger_price, status, next_run_at)
           SELECT ${p.add(id)}::uuid, ${p.add(caller.wallet)}, ${p.add(caller.agentId)}::uuid, ${p.add(input.name)}, ${p.add(input.strategyType)},
@@ -101,10 +109,11 @@ export async function createStrategy(caller: Caller, input: CreateStrategyInput)
             ${p.add(input.maxExecutions ?? null)}::int, ${p.add(input.slippageBps)}::int, ${p.add(input.triggerPrice?.toString() ?? null)},
             'active', ${p.add(nextRunAt)}::timestamptz
           FROM txn RETURNING id)`,
-      ],
-    },
-    database().sql,
-  );
+        ],
+      },
+      tx.sql,
+    );
+  });
   const created = await db().strategy.findUniqueOrThrow({ where: { id } });
   return { ...strategyView(created), creation_fee_claw: microToClaw(STRATEGY_CREATION_FEE) };
 }
