@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { startTestApp, type TestApp } from './harness';
 import { assertLedgerBalanced, clawBalance, fund } from './money';
+import { ApiError } from '../server/core/errors';
+import { invokeAgent } from '../server/invoke/invoke-agent';
+import { startTarget } from './targets';
 import { newWallet, signedAction, signIn } from './wallets';
 
 let app: TestApp;
@@ -209,5 +212,57 @@ describe('the MCP door keeps the REST rate limits', () => {
     // Read tools are not counted.
     expect((await limited.post('/api/v1/mcp', { tool: 'list_jobs', input: {} }, { token })).status).toBe(200);
     expect(await clawBalance(account.address)).toBe(97);
+  });
+});
+
+describe('pipelines: max_spend_claw_per_run', () => {
+  // A run reads each step's price to check the cap, then the router charges the price it reads
+  // itself: a seller who raises the price between the two reads (or an instance whose cache still
+  // has the old one) would take more than the cap. The router now checks the cap at the charge.
+  it('the router refuses a charge above the cap the run passes it, charging and forwarding nothing', async () => {
+    const target = await startTarget();
+    try {
+      const seller = await agentSession();
+      const patched = await app.request('PATCH', `/api/v1/agents/${seller.agentId}`, {
+        token: seller.token,
+        body: { is_callable: true, invoke_url: `${target.url}/echo`, price_claw_per_call: 5 },
+      });
+      expect(patched.status).toBe(200);
+      const me = await agentSession();
+      await fund(me.account.address, 10);
+      const caller = {
+        via: 'bearer' as const,
+        wallet: me.account.address,
+        agentId: me.agentId,
+        agentPubkey: null,
+        scopes: ['agents.invoke'],
+        credentialId: null,
+        maxSpendPerDay: null,
+      };
+      const refused = await invokeAgent(caller, {
+        target: seller.agentId,
+        payload: {},
+        timeoutMs: 3000,
+        family: 'b',
+        maxFee: 2_000_000n,
+      }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ApiError);
+      expect((refused as ApiError).status).toBe(422);
+      expect((refused as ApiError).message).toContain('max_spend_claw_per_run');
+      expect(await clawBalance(me.account.address)).toBe(10);
+      expect(target.calls).toHaveLength(0);
+      const paid = await invokeAgent(caller, {
+        target: seller.agentId,
+        payload: {},
+        timeoutMs: 3000,
+        family: 'b',
+        maxFee: 5_000_000n,
+      });
+      expect(paid.fee).toBe(5_000_000n);
+      expect(await clawBalance(me.account.address)).toBe(5);
+      await assertLedgerBalanced();
+    } finally {
+      await target.close();
+    }
   });
 });
