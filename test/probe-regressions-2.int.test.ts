@@ -185,36 +185,6 @@ describe('webhooks per wallet', () => {
   });
 });
 
-describe('the MCP door keeps the REST rate limits', () => {
-  let limited: TestApp;
-  beforeAll(async () => {
-    limited = await startTestApp({ RATE_LIMIT_WRITE: '3/1m' });
-  });
-  afterAll(() => limited.close());
-
-  it('post_job counts against the write limit as POST /api/v1/jobs does, through both MCP bodies', async () => {
-    const account = newWallet();
-    const { token } = await signIn(limited, account);
-    await fund(account.address, 100);
-    const job = { title: 'Job', description: 'Work', bounty_claw: 1 };
-    const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      statuses.push((await limited.post('/api/v1/mcp', { tool: 'post_job', input: job }, { token })).status);
-    }
-    const rpc = await limited.post(
-      '/api/v1/mcp',
-      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'post_job', arguments: job } },
-      { token, headers: { accept: 'application/json, text/event-stream' }, contract: false },
-    );
-    statuses.push(rpc.status);
-    statuses.push((await limited.post('/api/v1/jobs', job, { token })).status);
-    expect(statuses).toEqual([200, 200, 200, 429, 429]);
-    // Read tools are not counted.
-    expect((await limited.post('/api/v1/mcp', { tool: 'list_jobs', input: {} }, { token })).status).toBe(200);
-    expect(await clawBalance(account.address)).toBe(97);
-  });
-});
-
 describe('pipelines: max_spend_claw_per_run', () => {
   // A run reads each step's price to check the cap, then the router charges the price it reads
   // itself: a seller who raises the price between the two reads (or an instance whose cache still
@@ -264,5 +234,36 @@ describe('pipelines: max_spend_claw_per_run', () => {
     } finally {
       await target.close();
     }
+  });
+});
+
+// Last in the file: a second app replaces the current runtime, and closing it ends that runtime.
+describe('the MCP door keeps the REST rate limits', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ RATE_LIMIT_WRITE: '3/1m' });
+  });
+  afterAll(() => limited.close());
+
+  it('post_job counts against the write limit as POST /api/v1/jobs does, through both MCP bodies', async () => {
+    const account = newWallet();
+    const { token } = await signIn(limited, account);
+    await fund(account.address, 100);
+    const job = { title: 'Job', description: 'Work', bounty_claw: 1 };
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push((await limited.post('/api/v1/mcp', { tool: 'post_job', input: job }, { token })).status);
+    }
+    const rpc = await limited.post(
+      '/api/v1/mcp',
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'post_job', arguments: job } },
+      { token, headers: { accept: 'application/json, text/event-stream' }, contract: false },
+    );
+    statuses.push(rpc.status);
+    statuses.push((await limited.post('/api/v1/jobs', job, { token })).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    // Read tools are not counted.
+    expect((await limited.post('/api/v1/mcp', { tool: 'list_jobs', input: {} }, { token })).status).toBe(200);
+    expect(await clawBalance(account.address)).toBe(97);
   });
 });
