@@ -222,6 +222,31 @@ describe('trade: strategies', () => {
     max_executions: 2,
   });
 
+  it('never lets a wallet past 50 live strategies under concurrent creates (security issue: count then insert)', async () => {
+    const me = await trader(100 * 60);
+    await db().strategy.createMany({
+      data: Array.from({ length: 45 }, (_, n) => ({
+        id: crypto.randomUUID(),
+        ownerWallet: me.account.address,
+        name: `Seed ${n}`,
+        strategyType: 'dca',
+        tokenIn: '0x0000000000000000000000000000000000000000',
+        tokenOut: vouch(),
+        amountInRaw: '1',
+        intervalSeconds: 3600,
+        slippageBps: 50,
+        status: 'paused',
+      })),
+    });
+    const results = await Promise.all(
+      Array.from({ length: 15 }, () => app.post('/api/v1/trade/strategies', body(), { token: me.token })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(5);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(10);
+    expect(await db().strategy.count({ where: { ownerWallet: me.account.address } })).toBe(50);
+    expect(await clawBalance(me.account.address)).toBe(100 * 55);
+  }, 60_000);
+
   it('costs 100 CLAW, 402 when short, lists and shows executions, and moves through checked transitions', async () => {
     const me = await trader(150);
     const created = await app.post('/api/v1/trade/strategies', body(), { token: me.token });

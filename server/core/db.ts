@@ -36,3 +36,11 @@ export function withTransaction<T>(fn: (tx: Tx) => Promise<T>, options: { timeou
   const timeout = options.timeoutMs ?? 15_000;
   return db().$transaction((prisma) => fn({ prisma, sql: prismaRunner(prisma) }), { timeout, maxWait: timeout });
 }
+
+/**
+ * Holds a lock named `key` until `tx` ends: transactions that take the same key run their check and
+ * write one after another (for example a per-wallet count checked against a limit, then an insert).
+ */
+export async function lockUntilCommit(tx: Tx, key: string): Promise<void> {
+  await tx.sql.query('SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+}

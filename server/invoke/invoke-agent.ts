@@ -42,6 +42,8 @@ export interface InvokeInput {
   payload: unknown;
   timeoutMs: number;
   family: 'a' | 'b';
+  /** The most the caller agreed to pay for this call (a pipeline's max_spend_claw_per_run): checked against the price charged. */
+  maxFee?: bigint;
 }
 
 export interface InvokeResult {
@@ -130,6 +132,12 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   const { sql } = database();
   const id = randomUUID();
   const fee = target.priceClawPerCall;
+  if (input.maxFee !== undefined && fee > input.maxFee) {
+    throw new ApiError('unprocessable', 'The agent’s price is above what this call may spend (max_spend_claw_per_run)', {
+      price_claw: microToClaw(fee),
+      max_claw: microToClaw(input.maxFee),
+    });
+  }
   const escrow = holdAccount('invocation', id);
   const chargedAt = new Date();
   const record = (p: SqlParams) =>

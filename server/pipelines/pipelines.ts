@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
 import { findAgent } from '../agents/find-agent';
 import type { Caller } from '../core/caller';
-import { database, db } from '../core/db';
+import { database, db, lockUntilCommit, withTransaction } from '../core/db';
 import type { Pipeline, PipelineRun } from '../core/db/generated/client';
 import { ApiError } from '../core/errors';
 import { MICRO_PER_CLAW, microToClaw } from '../core/money';
@@ -116,21 +116,27 @@ export async function createPipeline(caller: Caller, input: CreatePipelineInput)
     const agent = await findAgent(step.agent_id);
     if (!agent) throw invalid(`steps.${index}.agent_id`, 'names no agent');
   }
-  const count = await db().pipeline.count({ where: { ownerWallet: caller.wallet, status: { not: 'deleted' } } });
-  if (count >= PIPELINE_LIMITS.perWallet) {
-    throw new ApiError('conflict', `A wallet may have at most ${PIPELINE_LIMITS.perWallet} pipelines; delete one first`);
-  }
   const [cursor] = await database().sql.query<{ id: string | null }>('SELECT max(id)::text AS id FROM events');
   const id = randomUUID();
-  await callerPays(
-    {
-      caller,
-      amount: PIPELINE_CREATION_FEE,
-      to: PLATFORM_FEES,
-      reason: 'pipeline_creation',
-      ref: { type: 'pipeline', id },
-      alongside: (p) => [
-        `pipeline AS (
+  // The count and the creation under one per-wallet lock, so concurrent creates cannot pass the limit.
+  await withTransaction(async (tx) => {
+    await lockUntilCommit(tx, `pipelines:${caller.wallet.toLowerCase()}`);
+    const [live] = await tx.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pipelines WHERE owner_wallet = $1 AND status <> 'deleted'`,
+      [caller.wallet],
+    );
+    if (Number(live?.n ?? 0) >= PIPELINE_LIMITS.perWallet) {
+      throw new ApiError('conflict', `A wallet may have at most ${PIPELINE_LIMITS.perWallet} pipelines; delete one first`);
+    }
+    await callerPays(
+      {
+        caller,
+        amount: PIPELINE_CREATION_FEE,
+        to: PLATFORM_FEES,
+        reason: 'pipeline_creation',
+        ref: { type: 'pipeline', id },
+        alongside: (p) => [
+          `pipeline AS (
           INSERT INTO pipelines (id, owner_wallet, owner_agent_id, name, trigger_type, trigger_event, trigger_filter, cron, steps,
             max_spend_per_run, status, next_run_at, event_cursor)
           SELECT ${p.add(id)}::uuid, ${p.add(caller.wallet)}, ${p.add(caller.agentId)}::uuid, ${p.add(input.name)}, ${p.add(input.triggerType)},
@@ -138,10 +144,11 @@ export async function createPipeline(caller: Caller, input: CreatePipelineInput)
             ${p.add(JSON.stringify(input.steps))}::jsonb, ${p.add(input.maxSpendPerRun?.toString() ?? null)}::bigint, 'active',
             ${p.add(nextRunAt)}::timestamptz, ${p.add(cursor?.id ?? '0')}::bigint
           FROM txn RETURNING id)`,
-      ],
-    },
-    database().sql,
-  );
+        ],
+      },
+      tx.sql,
+    );
+  });
   const created = await db().pipeline.findUniqueOrThrow({ where: { id } });
   return { ...pipelineView(created), creation_fee_claw: microToClaw(PIPELINE_CREATION_FEE) };
 }

@@ -111,6 +111,8 @@ export async function runPipeline(
         payload: input,
         timeoutMs: Math.max(1, Math.min(remaining, routerLimit)),
         family: 'b',
+        // The cap holds at the charge too: the price may change after it was read above.
+        maxFee: pipeline.maxSpendPerRun === null ? undefined : pipeline.maxSpendPerRun - spent,
       });
       spent += result.fee;
       record.status = 'succeeded';

@@ -34,7 +34,8 @@ export const toolInputs = {
     title: z.string().min(1).max(200),
     description: z.string().min(1).max(5000),
     skill_required: z.string().max(100).optional(),
-    bounty_claw: clawAmount.optional(),
+    // As POST /api/v1/jobs: a bounty of 0 escrows nothing (and the ledger records no zero postings).
+    bounty_claw: clawAmount.refine((micro) => micro > 0n, 'must be more than 0').optional(),
     deadline: z.iso.datetime({ offset: true }).optional(),
   }),
   list_jobs: z.strictObject({

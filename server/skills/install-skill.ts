@@ -34,19 +34,26 @@ export async function installInfo(id: string) {
  */
 function installCtes(p: SqlParams, skill: Skill, wallet: string, paidUntil: Date | null, guard: string | null): string[] {
   const event = { skill_id: skill.id, skill_name: skill.name, installer_wallet: wallet, pricing_type: skill.pricingType };
+  const skillId = p.add(skill.id);
+  const installer = p.add(wallet);
   return [
+    // The row as the statement found it: a paid renewal of an install that stayed active extends
+    // paid_until without counting a new install.
+    `skill_prev AS (SELECT active FROM skill_installs WHERE skill_id = ${skillId}::uuid AND installer_wallet = ${installer})`,
     `skill_ins AS (
       INSERT INTO skill_installs (skill_id, installer_wallet, active, paid_until)
-      SELECT ${p.add(skill.id)}::uuid, ${p.add(wallet)}, true, ${p.add(paidUntil)}::timestamptz
+      SELECT ${skillId}::uuid, ${installer}, true, ${p.add(paidUntil)}::timestamptz
       ${guard ? `WHERE EXISTS (SELECT 1 FROM ${guard})` : ''}
       ON CONFLICT (skill_id, installer_wallet) DO UPDATE
-        SET active = true, installed_at = now(), uninstalled_at = NULL,
+        SET active = true, uninstalled_at = NULL,
+            installed_at = CASE WHEN skill_installs.active THEN skill_installs.installed_at ELSE now() END,
             paid_until = COALESCE(excluded.paid_until, skill_installs.paid_until)
-        WHERE skill_installs.active = false
+        WHERE skill_installs.active = false OR excluded.paid_until IS NOT NULL
       RETURNING 1)`,
     `skill_counted AS (
       UPDATE skills SET install_count = install_count + 1
-      WHERE id = ${p.add(skill.id)}::uuid AND EXISTS (SELECT 1 FROM skill_ins) RETURNING install_count)`,
+      WHERE id = ${skillId}::uuid AND EXISTS (SELECT 1 FROM skill_ins) AND NOT EXISTS (SELECT 1 FROM skill_prev WHERE active)
+      RETURNING install_count)`,
     // skill.installed is seen by the skill's author only (spec: "one of your skills was installed").
     eventCte(p, 'installed_event', 'skill.installed', event, 'skill_counted', { audience: [skill.authorWallet] }),
   ];
@@ -100,7 +107,9 @@ export async function installSkill(input: InstallInput) {
 
   const paid = skill.pricingType !== 'free' && skill.price > 0n && skill.authorWallet !== wallet;
   const subscription = skill.pricingType === 'subscription';
-  const needsPayment = paid && !existing?.active && (subscription ? !paidUntil || paidUntil.getTime() <= now : true);
+  // A subscription is due whenever its period has ended, installed or not (an install that stays
+  // active does not keep the payload free for ever); a one-time purchase only on a first install.
+  const needsPayment = paid && (subscription ? !paidUntil || paidUntil.getTime() <= now : !existing?.active);
 
   if (needsPayment) {
     const key = subscription

@@ -11,7 +11,13 @@ interface Rule {
 const RULES: Rule[] = [
   {
     reason: 'shell download-and-execute (curl/wget piped to a shell)',
-    pattern: /\b(?:curl|wget)\b[^\n|;]{0,300}\|\s{0,5}(?:sudo\s{1,5})?(?:ba|z|da|k)?sh\b/i,
+    pattern:
+      /\b(?:curl|wget)\b[^\n|;]{0,300}\|\s{0,5}(?:sudo(?:\s{1,5}-[\w-]{1,20}){0,4}\s{1,5})?(?:(?:ba|z|da|k|fi)?sh|python[\d.]{0,4}|perl|ruby|node|php)\b/i,
+  },
+  {
+    // Saved to a file, then run: `curl -o x ... && bash x`, `...; chmod +x x; ./x`.
+    reason: 'shell download-and-execute (downloaded file run)',
+    pattern: /\b(?:curl|wget)\b[^\n&;]{0,300}(?:&&|;)\s{0,5}(?:sudo\s{1,5})?(?:(?:ba|z|da|k)?sh\s|chmod\s{1,5}\+?[0-7x]|\.\/)/i,
   },
   {
     reason: 'shell download-and-execute (remote script sourced or evaluated)',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
 import type { Caller } from '../core/caller';
-import { database, db } from '../core/db';
+import { db, lockUntilCommit, withTransaction } from '../core/db';
 import type { Strategy, StrategyExecution } from '../core/db/generated/client';
 import { ApiError } from '../core/errors';
 import { log } from '../core/log';
@@ -77,20 +77,26 @@ export async function createStrategy(caller: Caller, input: CreateStrategyInput)
     resolveToken(input.tokenOut, 'token_out'),
   ]);
   if (tokenIn.routeAddress === tokenOut.routeAddress) throw invalid('token_out', 'must differ from token_in');
-  const count = await db().strategy.count({ where: { ownerWallet: caller.wallet, status: { in: ['active', 'paused'] } } });
-  if (count >= STRATEGY_LIMITS.perWallet)
-    throw new ApiError('conflict', `A wallet may have at most ${STRATEGY_LIMITS.perWallet} live strategies`);
   const id = randomUUID();
   const nextRunAt = new Date(Date.now() + input.intervalSeconds * 1000);
-  await callerPays(
-    {
-      caller,
-      amount: STRATEGY_CREATION_FEE,
-      to: PLATFORM_FEES,
-      reason: 'strategy_creation',
-      ref: { type: 'strategy', id },
-      alongside: (p) => [
-        `strategy AS (
+  // The count and the creation under one per-wallet lock, so concurrent creates cannot pass the limit.
+  await withTransaction(async (tx) => {
+    await lockUntilCommit(tx, `strategies:${caller.wallet.toLowerCase()}`);
+    const [live] = await tx.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM strategies WHERE owner_wallet = $1 AND status IN ('active', 'paused')`,
+      [caller.wallet],
+    );
+    if (Number(live?.n ?? 0) >= STRATEGY_LIMITS.perWallet)
+      throw new ApiError('conflict', `A wallet may have at most ${STRATEGY_LIMITS.perWallet} live strategies`);
+    await callerPays(
+      {
+        caller,
+        amount: STRATEGY_CREATION_FEE,
+        to: PLATFORM_FEES,
+        reason: 'strategy_creation',
+        ref: { type: 'strategy', id },
+        alongside: (p) => [
+          `strategy AS (
           INSERT INTO strategies (id, owner_wallet, owner_agent_id, name, strategy_type, token_in, token_out, amount_in_raw,
             interval_seconds, max_executions, slippage_bps, trigger_price, status, next_run_at)
           SELECT ${p.add(id)}::uuid, ${p.add(caller.wallet)}, ${p.add(caller.agentId)}::uuid, ${p.add(input.name)}, ${p.add(input.strategyType)},
@@ -98,10 +104,11 @@ export async function createStrategy(caller: Caller, input: CreateStrategyInput)
             ${p.add(input.maxExecutions ?? null)}::int, ${p.add(input.slippageBps)}::int, ${p.add(input.triggerPrice?.toString() ?? null)},
             'active', ${p.add(nextRunAt)}::timestamptz
           FROM txn RETURNING id)`,
-      ],
-    },
-    database().sql,
-  );
+        ],
+      },
+      tx.sql,
+    );
+  });
   const created = await db().strategy.findUniqueOrThrow({ where: { id } });
   return { ...strategyView(created), creation_fee_claw: microToClaw(STRATEGY_CREATION_FEE) };
 }

@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import { tierAtLeast, tierOfWallet } from '../agents/tiers';
-import { db } from '../core/db';
+import { db, lockUntilCommit, withTransaction } from '../core/db';
 import type { Prisma } from '../core/db/generated/client';
 import { ApiError } from '../core/errors';
 import { currentRuntime } from '../core/runtime';
@@ -59,20 +59,24 @@ export async function createWebhook(wallet: Address, input: NewWebhook) {
       });
     }
   }
-  const owned = await db().webhook.count({ where: { ownerWallet: wallet } });
-  if (owned >= config.WEBHOOKS_PER_CALLER) {
-    throw new ApiError('conflict', `At most ${config.WEBHOOKS_PER_CALLER} webhooks per wallet; delete one first`, {
-      limit: config.WEBHOOKS_PER_CALLER,
-    });
-  }
   const secret = input.secret ?? generateSecret();
-  const row = await db().webhook.create({
-    data: {
-      ownerWallet: wallet,
-      url: url.toString(),
-      events: input.events,
-      secretCiphertext: encryptSecret(secret, config.AUTH_SECRET),
-    },
+  // The count and the insert under one per-wallet lock, so concurrent creates cannot pass the limit.
+  const row = await withTransaction(async (tx) => {
+    await lockUntilCommit(tx, `webhooks:${wallet.toLowerCase()}`);
+    const owned = await tx.prisma.webhook.count({ where: { ownerWallet: wallet } });
+    if (owned >= config.WEBHOOKS_PER_CALLER) {
+      throw new ApiError('conflict', `At most ${config.WEBHOOKS_PER_CALLER} webhooks per wallet; delete one first`, {
+        limit: config.WEBHOOKS_PER_CALLER,
+      });
+    }
+    return tx.prisma.webhook.create({
+      data: {
+        ownerWallet: wallet,
+        url: url.toString(),
+        events: input.events,
+        secretCiphertext: encryptSecret(secret, config.AUTH_SECRET),
+      },
+    });
   });
   return input.secret ? presentWebhook(row) : { ...presentWebhook(row), secret };
 }
