@@ -1,5 +1,5 @@
 import type { Database } from '../core/db/open';
-import { prismaRunner, type Queryable } from '../core/db/sql-runner';
+import type { Queryable } from '../core/db/sql-runner';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
 import { EVENT_MIN_TIER } from '../events/emit';
@@ -44,38 +44,43 @@ const GATED_EVENTS = Object.entries(EVENT_MIN_TIER)
   .filter(([, tier]) => tier !== 'none')
   .map(([name]) => name);
 
-/** Turns the log's new events into deliveries; returns how many events it consumed. */
-export async function fanOut(database: Database): Promise<number> {
-  return database.prisma.$transaction(
-    async (tx) => {
-      const sql = prismaRunner(tx);
-      await sql.query(`INSERT INTO event_cursors (name, last_id) VALUES ('webhooks', 0) ON CONFLICT (name) DO NOTHING`);
-      const [cursor] = await sql.query<{ last_id: string }>(
-        `SELECT last_id::text FROM event_cursors WHERE name = 'webhooks' FOR UPDATE`,
-      );
-      const [result] = await sql.query<{ consumed: number; last: string | null }>(
-        `WITH ev AS (
-           SELECT id, name, audience, created_at FROM events WHERE id > $1::bigint ORDER BY id LIMIT ${FAN_OUT_BATCH}
-         ), matched AS (
-           INSERT INTO webhook_deliveries (id, webhook_id, event_id, next_attempt_at)
-           SELECT gen_random_uuid(), w.id, ev.id, ev.created_at
-           FROM ev JOIN webhooks w ON w.is_active AND ev.name = ANY (w.events) AND w.created_at <= ev.created_at
-           WHERE (cardinality(ev.audience) = 0 OR lower(w.owner_wallet) = ANY (ev.audience))
-             AND (ev.name <> ALL ($2::text[])
-                  OR EXISTS (SELECT 1 FROM agents a WHERE a.owner_wallet = w.owner_wallet AND a.tier IN ${GATED_TIERS}))
-           ON CONFLICT (webhook_id, event_id) DO NOTHING
-           RETURNING 1
-         )
-         SELECT (SELECT count(*) FROM ev)::int AS consumed, (SELECT max(id) FROM ev)::text AS last, (SELECT count(*) FROM matched)::int AS created`,
-        [cursor!.last_id, GATED_EVENTS],
-      );
-      if (result && result.last !== null) {
-        await sql.query(`UPDATE event_cursors SET last_id = $1::bigint WHERE name = 'webhooks'`, [result.last]);
-      }
-      return result?.consumed ?? 0;
-    },
-    { timeout: 30_000, maxWait: 30_000 },
+/**
+ * Turns the log's new events into deliveries: how many events it consumed and deliveries it made.
+ * One statement: it locks the cursor row (a second instance waits, then reads the advanced cursor),
+ * matches the events after it to the active webhooks and moves the cursor past them.
+ */
+export async function fanOut(database: Database): Promise<{ consumed: number; created: number }> {
+  const [result] = await database.sql.query<{ cursor: string | null; consumed: number; last: string | null; created: number }>(
+    `WITH cur AS (
+       SELECT last_id FROM event_cursors WHERE name = 'webhooks' FOR UPDATE
+     ), ev AS (
+       SELECT id, name, audience, created_at FROM events
+       WHERE id > (SELECT last_id FROM cur) ORDER BY id LIMIT ${FAN_OUT_BATCH}
+     ), matched AS (
+       INSERT INTO webhook_deliveries (id, webhook_id, event_id, next_attempt_at)
+       SELECT gen_random_uuid(), w.id, ev.id, ev.created_at
+       FROM ev JOIN webhooks w ON w.is_active AND ev.name = ANY (w.events) AND w.created_at <= ev.created_at
+       WHERE (cardinality(ev.audience) = 0 OR lower(w.owner_wallet) = ANY (ev.audience))
+         AND (ev.name <> ALL ($1::text[])
+              OR EXISTS (SELECT 1 FROM agents a WHERE a.owner_wallet = w.owner_wallet AND a.tier IN ${GATED_TIERS}))
+       ON CONFLICT (webhook_id, event_id) DO NOTHING
+       RETURNING 1
+     ), moved AS (
+       UPDATE event_cursors SET last_id = (SELECT max(id) FROM ev)
+       WHERE name = 'webhooks' AND EXISTS (SELECT 1 FROM ev)
+       RETURNING 1
+     )
+     SELECT (SELECT last_id FROM cur)::text AS cursor, (SELECT count(*) FROM ev)::int AS consumed,
+       (SELECT max(id) FROM ev)::text AS last, (SELECT count(*) FROM matched)::int AS created,
+       (SELECT count(*) FROM moved)::int AS moved`,
+    [GATED_EVENTS],
   );
+  if (result?.cursor === null || result?.cursor === undefined) {
+    // First pass on this database: the cursor starts before the first event.
+    await database.sql.query(`INSERT INTO event_cursors (name, last_id) VALUES ('webhooks', 0) ON CONFLICT (name) DO NOTHING`);
+    return fanOut(database);
+  }
+  return { consumed: result.consumed, created: result.created };
 }
 
 interface ClaimedRow {
@@ -215,46 +220,70 @@ async function settle(
  * their rows apart).
  */
 export async function deliverDue(database: Database, settings: WebhookSettings, now = new Date()): Promise<number> {
+  // One claim first: a pass with nothing due (the common case) costs one query; a full batch means a
+  // backlog, and the other loops join in.
+  const first = await deliverBatch(database, settings, now);
+  if (first < CLAIM_BATCH) return first;
   const made = await Promise.all(Array.from({ length: PARALLEL_CLAIMS }, () => deliverLoop(database, settings, now)));
-  return made.reduce((sum, n) => sum + n, 0);
+  return made.reduce((sum, n) => sum + n, first);
 }
 
 async function deliverLoop(database: Database, settings: WebhookSettings, now: Date): Promise<number> {
   let made = 0;
   for (;;) {
-    const claimed = await claimDue(database.sql, now, settings.timeoutMs + 30_000, CLAIM_BATCH);
-    if (claimed.length === 0) return made;
-    made += claimed.length;
-    const attempts = await Promise.all(
-      claimed.map(async (row): Promise<Attempt> => {
-        let secret: string | null = null;
-        if (row.secret_ciphertext) {
-          try {
-            secret = decryptSecret(row.secret_ciphertext, settings.authSecret);
-          } catch (error) {
-            log.error({ webhook: row.webhook_id, err: error }, 'webhook secret unreadable (AUTH_SECRET changed?)');
-            return { ok: false, status: null, error: 'signing secret unreadable' };
-          }
-        }
-        const event: LoggedEvent = {
-          id: BigInt(row.event_id),
-          name: row.name as LoggedEvent['name'],
-          data: typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data,
-          audience: [],
-          createdAt: new Date(row.created_at),
-        };
-        return sendDelivery(row.url, event, secret, settings);
-      }),
-    );
-    await settle(database, claimed, attempts, now, settings);
+    const sent = await deliverBatch(database, settings, now);
+    made += sent;
+    if (sent === 0) return made;
   }
 }
 
-/** One pass of the webhook job: fan out what is new, then send what is due. */
-export async function runWebhooks(database: Database, settings: WebhookSettings, now?: Date): Promise<number> {
-  while ((await fanOut(database)) === FAN_OUT_BATCH) {
-    /* keep going until the log is consumed */
+/** Claims one batch of due deliveries and sends them; returns how many attempts were made. */
+async function deliverBatch(database: Database, settings: WebhookSettings, now: Date): Promise<number> {
+  const claimed = await claimDue(database.sql, now, settings.timeoutMs + 30_000, CLAIM_BATCH);
+  if (claimed.length === 0) return 0;
+  const attempts = await Promise.all(
+    claimed.map(async (row): Promise<Attempt> => {
+      let secret: string | null = null;
+      if (row.secret_ciphertext) {
+        try {
+          secret = decryptSecret(row.secret_ciphertext, settings.authSecret);
+        } catch (error) {
+          log.error({ webhook: row.webhook_id, err: error }, 'webhook secret unreadable (AUTH_SECRET changed?)');
+          return { ok: false, status: null, error: 'signing secret unreadable' };
+        }
+      }
+      const event: LoggedEvent = {
+        id: BigInt(row.event_id),
+        name: row.name as LoggedEvent['name'],
+        data: typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data,
+        audience: [],
+        createdAt: new Date(row.created_at),
+      };
+      return sendDelivery(row.url, event, secret, settings);
+    }),
+  );
+  await settle(database, claimed, attempts, now, settings);
+  return claimed.length;
+}
+
+/**
+ * One pass of the webhook job: fan out what is new, then send what is due. With `onlyNew` (a pass
+ * woken by a committed event) it sends only when the fan-out made deliveries: retries come due with
+ * time, and the timed passes send those.
+ */
+export async function runWebhooks(
+  database: Database,
+  settings: WebhookSettings,
+  now?: Date,
+  options: { onlyNew?: boolean } = {},
+): Promise<number> {
+  let created = 0;
+  for (;;) {
+    const batch = await fanOut(database);
+    created += batch.created;
+    if (batch.consumed < FAN_OUT_BATCH) break;
   }
+  if (options.onlyNew && created === 0) return 0;
   return deliverDue(database, settings, now ?? new Date());
 }
 
@@ -265,7 +294,11 @@ export async function runWebhooks(database: Database, settings: WebhookSettings,
 export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => void {
   let running = false;
   let again = false;
-  const pass = async () => {
+  let full = false;
+  // `timed`: the fallback pass, which also sends retries that came due; a pass for a committed event
+  // sends only what its fan-out made.
+  const pass = async (timed: boolean) => {
+    full ||= timed;
     if (running) {
       again = true;
       return;
@@ -274,7 +307,9 @@ export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => void
     try {
       do {
         again = false;
-        await runWebhooks(runtime.database, webhookSettings(runtime));
+        const onlyNew = !full;
+        full = false;
+        await runWebhooks(runtime.database, webhookSettings(runtime), undefined, { onlyNew });
       } while (again);
     } catch (error) {
       log.error({ err: error }, 'webhook pass failed');
@@ -282,10 +317,10 @@ export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => void
       running = false;
     }
   };
-  const stop = runtime.changes.on('event', () => void pass());
-  const timer = setInterval(() => void pass(), everyMs);
+  const stop = runtime.changes.on('event', () => void pass(false));
+  const timer = setInterval(() => void pass(true), everyMs);
   timer.unref();
-  void pass();
+  void pass(true);
   return () => {
     stop();
     clearInterval(timer);
