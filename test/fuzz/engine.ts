@@ -39,8 +39,12 @@ const CREDENTIALS = ['none', 'other', 'own'] as const;
 /** The first values of the known pool: both fixture agents' ids, handles and wallets, and more. */
 const FIXTURES = 8;
 type Credential = (typeof CREDENTIALS)[number];
-/** Bookkeeping a refused request may write: rate-limit counters and settled idempotency keys. */
-const BOOKKEEPING_TABLES = new Set(['_migrations', 'rate_limit_counters', 'idempotency_keys']);
+/**
+ * Bookkeeping a refused request may write, or that changes on its own: rate-limit counters, settled
+ * idempotency keys, and the leases of event streams (an earlier request's stream releases its lease
+ * asynchronously, on PostgreSQL while later requests run).
+ */
+const BOOKKEEPING_TABLES = new Set(['_migrations', 'rate_limit_counters', 'idempotency_keys', 'stream_leases']);
 
 interface Param {
   name: string;
