@@ -5,6 +5,7 @@
 // Writes docs/benchmarks-events.md.
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import * as prettier from 'prettier';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -196,7 +197,9 @@ if (!process.env.EVENTS_BENCH_NO_DOC) {
   const file = path.join(ROOT, 'docs', 'benchmarks-events.md');
   const previous = await readFile(file, 'utf8').catch(() => '');
   const marker = previous.indexOf(HISTORY_MARKER);
-  await writeFile(file, report + (marker >= 0 ? '\n' + previous.slice(marker) : ''));
+  const markdown = report + (marker >= 0 ? '\n' + previous.slice(marker) : '');
+  // Formatted as `npm run format:check` expects, so a fresh report passes it.
+  await writeFile(file, await prettier.format(markdown, { ...(await prettier.resolveConfig(file)), filepath: file }));
   console.log('wrote docs/benchmarks-events.md');
 }
 process.exit(0);
