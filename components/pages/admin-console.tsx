@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useTRPC } from '../trpc';
+import { Pagination } from '../ui/pagination';
 import { Card, ErrorState, Loading, shortAddress } from '../ui/states';
 import { FailedDeliveries, SignalResolution, SkillModeration } from './admin-moderation';
 
@@ -163,27 +164,7 @@ function AgentModeration() {
               ))}
             </tbody>
           </table>
-          <nav aria-label="Pagination" className="mt-3 flex items-center gap-3 text-sm">
-            <button
-              type="button"
-              disabled={page <= 1}
-              onClick={() => setPage(page - 1)}
-              className="rounded-md border border-slate-700 px-3 py-1 disabled:opacity-40"
-            >
-              Previous
-            </button>
-            <span>
-              page {page} of {pages}
-            </span>
-            <button
-              type="button"
-              disabled={page >= pages}
-              onClick={() => setPage(page + 1)}
-              className="rounded-md border border-slate-700 px-3 py-1 disabled:opacity-40"
-            >
-              Next
-            </button>
-          </nav>
+          <Pagination page={page} pages={pages} onPage={setPage} className="mt-3" />
         </div>
       ) : null}
     </Card>

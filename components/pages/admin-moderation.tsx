@@ -2,6 +2,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '../trpc';
+import { Pagination } from '../ui/pagination';
 import { Card, ErrorState, Loading, shortAddress } from '../ui/states';
 
 // Admin console cards: signal resolution (with the payouts preview), skill moderation and failed
@@ -14,19 +15,7 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-US'
 function Pager({ page, total, onPage }: { page: number; total: number; onPage: (page: number) => void }) {
   const pages = Math.max(1, Math.ceil(total / 25));
   if (pages <= 1) return null;
-  return (
-    <nav aria-label="Pagination" className="mt-3 flex items-center gap-3 text-sm">
-      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)} className={`${button} border-slate-700`}>
-        Previous
-      </button>
-      <span>
-        page {page} of {pages}
-      </span>
-      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)} className={`${button} border-slate-700`}>
-        Next
-      </button>
-    </nav>
-  );
+  return <Pagination page={page} pages={pages} onPage={onPage} className="mt-3" />;
 }
 
 type Outcome = 'correct' | 'incorrect' | 'expired';

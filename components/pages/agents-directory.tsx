@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { useTRPC } from '../trpc';
 import { useQueryInUrl } from '../use-query-in-url';
+import { Pagination } from '../ui/pagination';
 import { ErrorState, Loading } from '../ui/states';
 
 const TIERS = ['none', 'entry', 'pro', 'enterprise'] as const;
@@ -134,24 +135,7 @@ export function AgentsDirectory({ initial }: { initial: DirectoryFilters }) {
               ))}
             </ul>
           )}
-          <nav aria-label="Pagination" className="flex items-center gap-3">
-            <button
-              type="button"
-              disabled={filters.page <= 1}
-              onClick={() => setFilters({ ...filters, page: filters.page - 1 })}
-              className="rounded-md border border-slate-700 px-3 py-1.5 disabled:opacity-40"
-            >
-              Previous
-            </button>
-            <button
-              type="button"
-              disabled={filters.page >= pages}
-              onClick={() => setFilters({ ...filters, page: filters.page + 1 })}
-              className="rounded-md border border-slate-700 px-3 py-1.5 disabled:opacity-40"
-            >
-              Next
-            </button>
-          </nav>
+          <Pagination page={filters.page} pages={pages} onPage={(page) => setFilters({ ...filters, page })} />
         </>
       ) : null}
     </div>

@@ -7,7 +7,8 @@ import { useQueryInUrl } from '../use-query-in-url';
 import { Card, ErrorState, Loading, shortAddress } from '../ui/states';
 import { useSession } from '../use-session';
 import { JOB_STATUSES, type JobStatus } from './market-constants';
-import { ActionError, Badge, buttonClass, claw, inputClass, jobStatusTone, Pagination, when } from './market-shared';
+import { ActionError, Badge, buttonClass, claw, inputClass, jobStatusTone, when } from './market-shared';
+import { Pagination } from '../ui/pagination';
 
 const PAGE_SIZE = 20;
 

@@ -52,19 +52,6 @@ export function Badge({
   return <span className={`rounded px-2 py-0.5 text-xs ${tones[tone]}`}>{children}</span>;
 }
 
-export function Pagination({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
-  return (
-    <nav aria-label="Pagination" className="flex items-center gap-3">
-      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)} className={secondaryButtonClass}>
-        Previous
-      </button>
-      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)} className={secondaryButtonClass}>
-        Next
-      </button>
-    </nav>
-  );
-}
-
 export function jobStatusTone(status: string) {
   if (status === 'open') return 'emerald' as const;
   if (status === 'bid') return 'sky' as const;

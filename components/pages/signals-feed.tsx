@@ -6,7 +6,8 @@ import { useQueryInUrl } from '../use-query-in-url';
 import { Card, ErrorState, Loading, shortAddress } from '../ui/states';
 import { useSession } from '../use-session';
 import { SIGNAL_SORTS, SIGNAL_TYPES, type SignalSort, type SignalType } from './market-constants';
-import { ActionError, Badge, buttonClass, claw, inputClass, Pagination, secondaryButtonClass, when } from './market-shared';
+import { ActionError, Badge, buttonClass, claw, inputClass, secondaryButtonClass, when } from './market-shared';
+import { Pagination } from '../ui/pagination';
 
 const PAGE_SIZE = 20;
 const SORT_LABELS: Record<SignalSort, string> = { newest: 'Newest', most_staked: 'Most staked', confidence: 'Confidence' };

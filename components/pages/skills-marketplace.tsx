@@ -5,6 +5,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useSignMessage } from 'wagmi';
 import { useTRPC } from '../trpc';
 import { useQueryInUrl } from '../use-query-in-url';
+import { Pagination } from '../ui/pagination';
 import { Card, ErrorState, Loading, shortAddress } from '../ui/states';
 import { useSession } from '../use-session';
 import { CATEGORIES, PRICING, type MarketFilters } from '../skill-filters';
@@ -135,24 +136,7 @@ export function SkillsMarketplace({ initial }: { initial: MarketFilters }) {
                 ))}
               </ul>
             )}
-            <nav aria-label="Pagination" className="flex items-center gap-3">
-              <button
-                type="button"
-                disabled={filters.page <= 1}
-                onClick={() => setFilters({ ...filters, page: filters.page - 1 })}
-                className="rounded-md border border-slate-700 px-3 py-1.5 disabled:opacity-40"
-              >
-                Previous
-              </button>
-              <button
-                type="button"
-                disabled={filters.page >= pages}
-                onClick={() => setFilters({ ...filters, page: filters.page + 1 })}
-                className="rounded-md border border-slate-700 px-3 py-1.5 disabled:opacity-40"
-              >
-                Next
-              </button>
-            </nav>
+            <Pagination page={filters.page} pages={pages} onPage={(page) => setFilters({ ...filters, page })} />
           </>
         ) : null}
       </section>
