@@ -1,3 +1,4 @@
+import type { RateLimitKey } from '../core/rate-limit-policies';
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { isIPv6 } from 'node:net';
@@ -46,4 +47,15 @@ export function rateLimitSubjectForIp(ip: string): string {
     .slice(0, 4)
     .map((group) => parseInt(group || '0', 16).toString(16))
     .join(':')}::/64`;
+}
+
+/**
+ * The counter a policy keyed by `key` charges: one for everyone, the caller's wallet (when signed
+ * in), or the client's IP (IPv6 by /64). The REST wrapper and the UI's procedures share it, so both
+ * doors spend one budget.
+ */
+export function rateLimitSubject(key: RateLimitKey, wallet: string | null, ip: string): string {
+  if (key === 'global') return 'all';
+  if (key === 'caller' && wallet) return `w:${wallet}`;
+  return `ip:${rateLimitSubjectForIp(ip)}`;
 }

@@ -7,7 +7,7 @@ import { ApiError, validationError } from '../core/errors';
 import { rateLimitHeaders, type RateLimitResult } from '../core/rate-limit';
 import type { RateLimitPolicyName } from '../core/rate-limit-policies';
 import { currentRuntime } from '../core/runtime';
-import { clientIp, rateLimitSubjectForIp } from './client-ip';
+import { clientIp, rateLimitSubject } from './client-ip';
 import { Reply, successStatuses, type AnyEndpoint, type RateLimitRule, type RequestInput } from './endpoint';
 import { claimIdempotencyKey, readIdempotencyKey, requestHash, settleIdempotencyKey } from './idempotency';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './read-body';
@@ -72,11 +72,7 @@ async function applyRateLimits(
       const policy = limiter.policy(rule.policy);
       const subject = rule.key
         ? `k:${await rule.key(input)}`
-        : policy.key === 'global'
-          ? 'all'
-          : policy.key === 'caller' && input.caller
-            ? `w:${input.caller.wallet}`
-            : `ip:${rateLimitSubjectForIp(input.ip)}`;
+        : rateLimitSubject(policy.key, input.caller?.wallet ?? null, input.ip);
       const member = rule.member?.(input);
       const result = await limiter.enforce(rule.policy, subject, member);
       hits.push({ policy: rule.policy, subject, member, refundOnError: !member && (rule.refundOnError ?? false) });

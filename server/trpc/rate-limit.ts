@@ -1,6 +1,6 @@
 import type { RateLimitPolicyName } from '../core/rate-limit-policies';
 import { currentRuntime } from '../core/runtime';
-import { rateLimitSubjectForIp } from '../http/client-ip';
+import { rateLimitSubject } from '../http/client-ip';
 
 /**
  * Counts one procedure call against a REST rate-limit policy, keyed as the REST wrapper keys it
@@ -12,9 +12,7 @@ export async function takeRateLimit(
   who: { wallet: string | null; clientIp: string },
 ): Promise<() => Promise<void>> {
   const { limiter } = currentRuntime();
-  const key = limiter.policy(policy).key;
-  const subject =
-    key === 'global' ? 'all' : key === 'caller' && who.wallet ? `w:${who.wallet}` : `ip:${rateLimitSubjectForIp(who.clientIp)}`;
+  const subject = rateLimitSubject(limiter.policy(policy).key, who.wallet, who.clientIp);
   await limiter.enforce(policy, subject);
   return async () => {
     await limiter.refund(policy, subject);
