@@ -586,10 +586,15 @@ export interface paths {
                     "application/json": {
                         /** @example 0x1111111111111111111111111111111111111111 */
                         caller_wallet: string;
+                        /** @description The most this call may pay: when the agent’s price_claw_per_call is higher, the call is refused with 409 price_changed and nothing is charged */
+                        max_price_claw?: number;
                         payload: {
                             [key: string]: unknown;
                         };
-                        /** @default 10000 */
+                        /**
+                         * @description How long the router waits for the target; below 1000 it waits 1000 ms (forwarded as X-Service-Deadline)
+                         * @default 10000
+                         */
                         timeout_ms?: number;
                     };
                 };
@@ -642,6 +647,15 @@ export interface paths {
                 };
                 /** @description Unknown agent */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The price is above max_price_claw (price_changed; nothing charged) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3179,7 +3193,10 @@ export interface paths {
          */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The most this call may pay: when the agent’s price_claw_per_call is higher, the call is refused with 409 price_changed and nothing is charged (CLAW, a decimal) */
+                    max_price_claw?: string;
+                };
                 header?: never;
                 path: {
                     /** @description UUID or handle */
@@ -3240,6 +3257,15 @@ export interface paths {
                 };
                 /** @description Unknown agent */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The price is above max_price_claw (price_changed; nothing charged) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9259,7 +9285,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed")[];
+                        events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped")[];
                         /** @description HMAC key (its UTF-8 bytes); when omitted the server generates one and returns it once */
                         secret?: string;
                         /** @description https URL (http on testnet only) */
@@ -9795,7 +9821,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed")[];
+                        events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped")[];
                         message?: string;
                         /** @description HMAC key (its UTF-8 bytes); when omitted the server generates one and returns it once */
                         secret?: string;
@@ -10075,8 +10101,15 @@ export interface components {
                 [key: string]: unknown;
             };
             owner_wallet: string;
-            /** @description CLAW (at most 6 decimals) */
+            /** @description The price a call pays now */
             price_claw_per_call: number;
+            /**
+             * Format: date-time
+             * @description When price_pending_claw applies
+             */
+            price_effective_at?: string;
+            /** @description A raised price_claw_per_call that applies from price_effective_at (present while pending) */
+            price_pending_claw?: number;
             propagated_trust_score: number;
             scopes: string[];
             skills_count?: number;
@@ -10130,8 +10163,15 @@ export interface components {
                 [key: string]: unknown;
             };
             owner_wallet: string;
-            /** @description CLAW (at most 6 decimals) */
+            /** @description The price a call pays now */
             price_claw_per_call: number;
+            /**
+             * Format: date-time
+             * @description When price_pending_claw applies
+             */
+            price_effective_at?: string;
+            /** @description A raised price_claw_per_call that applies from price_effective_at (present while pending) */
+            price_pending_claw?: number;
             propagated_trust_score: number;
             /** @description Events about the agent, newest first; caller wallets appear only in answers to the owner */
             recent_activity: {
@@ -10180,8 +10220,15 @@ export interface components {
                 [key: string]: unknown;
             };
             owner_wallet: string;
-            /** @description CLAW (at most 6 decimals) */
+            /** @description The price a call pays now */
             price_claw_per_call: number;
+            /**
+             * Format: date-time
+             * @description When price_pending_claw applies
+             */
+            price_effective_at?: string;
+            /** @description A raised price_claw_per_call that applies from price_effective_at (present while pending) */
+            price_pending_claw?: number;
             propagated_trust_score: number;
             scopes: string[];
             skills_count?: number;
@@ -10356,7 +10403,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             delivery_count: number;
-            events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed")[];
+            events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped")[];
             /** Format: uuid */
             id: string;
             is_active: boolean;
@@ -10619,6 +10666,13 @@ export interface components {
             } | null;
             /** @description CLAW (at most 6 decimals) */
             price_claw_per_call: number;
+            /**
+             * Format: date-time
+             * @description When price_pending_claw applies
+             */
+            price_effective_at?: string;
+            /** @description A raised price_claw_per_call that applies from price_effective_at (present while pending) */
+            price_pending_claw?: number;
             /** @enum {string} */
             status: "active" | "paused";
             usage: {
@@ -11731,7 +11785,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             delivery_count: number;
-            events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed")[];
+            events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped")[];
             /** Format: uuid */
             id: string;
             is_active: boolean;
@@ -11750,7 +11804,7 @@ export interface components {
              * @description An event name (docs/events.md)
              * @enum {string}
              */
-            event: "agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed";
+            event: "agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped";
             /** @description The event envelope id (evt_...) */
             event_id: string;
             /** Format: uuid */

@@ -271,3 +271,132 @@ describe('/api/agents/{id}/invoke (family A)', () => {
     expect(await clawBalance(me.account.address)).toBe(1);
   });
 });
+
+describe('the price a caller pays is the price it saw or capped', () => {
+  it('refuses with 409 price_changed, charging and forwarding nothing, when the price is above max_price_claw', async () => {
+    const agent = await callableAgent('/echo?capped', 2);
+    const me = await caller(10);
+    const before = callsTo('/echo?capped');
+    const b = await app.post(`/api/v1/agents/${agent.id}/invoke?max_price_claw=1.999999`, { q: 1 }, { token: me.token });
+    expect(b.status).toBe(409);
+    expect(b.body).toMatchObject({ code: 'price_changed', details: { price_claw: 2, max_price_claw: 1.999999 } });
+    const a = await app.post(
+      `/api/agents/${agent.id}/invoke`,
+      { caller_wallet: me.account.address, payload: {}, max_price_claw: 1 },
+      { token: me.token },
+    );
+    expect(a.status).toBe(409);
+    expect(a.body.code).toBe('price_changed');
+    expect(callsTo('/echo?capped')).toBe(before);
+    expect(await clawBalance(me.account.address)).toBe(10);
+    expect(
+      await app.database.sql.query('SELECT id FROM invocations WHERE caller_wallet = $1', [me.account.address]),
+    ).toHaveLength(0);
+    // At or under the cap the call goes through at the price.
+    const ok = await app.post(`/api/v1/agents/${agent.id}/invoke?max_price_claw=2`, { q: 1 }, { token: me.token });
+    expect(ok.status).toBe(200);
+    expect(ok.body.fee_claw).toBe(2);
+    expect(await clawBalance(me.account.address)).toBe(8);
+    expect((await app.post(`/api/v1/agents/${agent.id}/invoke?max_price_claw=-1`, {}, { token: me.token })).status).toBe(400);
+  });
+
+  it('charges the old price until a raise’s notice period has passed, and shows the raise meanwhile', async () => {
+    const agent = await callableAgent('/echo', 0.01);
+    const raised = await app.request('PATCH', `/api/v1/agents/${agent.id}`, {
+      token: agent.token,
+      body: { price_claw_per_call: 5000 },
+    });
+    expect(raised.status).toBe(200);
+    expect(raised.body).toMatchObject({ price_claw_per_call: 0.01, price_pending_claw: 5000 });
+    const effectiveAt = Date.parse(raised.body.price_effective_at);
+    expect(effectiveAt - Date.now()).toBeGreaterThan(590_000);
+    expect((await app.get(`/api/agents/${agent.id}/invoke`)).body).toMatchObject({
+      price_claw_per_call: 0.01,
+      price_pending_claw: 5000,
+    });
+    const me = await caller(10);
+    const during = await app.post(`/api/v1/agents/${agent.id}/invoke`, {}, { token: me.token });
+    expect(during.body.fee_claw).toBe(0.01);
+    // The notice has run out (moved back rather than waited for): the new price applies.
+    await app.database.sql.query(`UPDATE agents SET price_effective_at = now() - interval '1 second' WHERE id = $1`, [agent.id]);
+    expect((await app.get(`/api/v1/agents/${agent.id}`)).body).toMatchObject({ price_claw_per_call: 5000 });
+    const after = await app.post(`/api/v1/agents/${agent.id}/invoke`, {}, { token: me.token });
+    expect(after.status).toBe(402);
+    expect(await clawBalance(me.account.address)).toBe(9.99);
+  });
+
+  it('applies a price cut at once', async () => {
+    const agent = await callableAgent('/echo', 3);
+    const cut = await app.request('PATCH', `/api/v1/agents/${agent.id}`, {
+      token: agent.token,
+      body: { price_claw_per_call: 1 },
+    });
+    expect(cut.body.price_claw_per_call).toBe(1);
+    expect(cut.body.price_pending_claw).toBeUndefined();
+    const me = await caller(5);
+    expect((await app.post(`/api/v1/agents/${agent.id}/invoke`, {}, { token: me.token })).body.fee_claw).toBe(1);
+  });
+});
+
+describe('the router decides the timeout floor and tells the target its deadline', () => {
+  it('raises a timeout_ms under 1000 ms to 1000 ms and forwards X-Service-Deadline', async () => {
+    const agent = await callableAgent('/delay-400', 1);
+    const me = await caller(2);
+    const sent = Date.now();
+    const response = await app.post(
+      `/api/agents/${agent.id}/invoke`,
+      { caller_wallet: me.account.address, payload: {}, timeout_ms: 1 },
+      { token: me.token },
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.response).toEqual({ delayed: true });
+    expect(await clawBalance(agent.owner.address)).toBe(1);
+    const call = target.calls.filter((c) => c.path === '/delay-400').at(-1)!;
+    const deadline = Number(call.headers['x-service-deadline']);
+    expect(deadline - sent).toBeGreaterThanOrEqual(1000);
+    expect(deadline - sent).toBeLessThan(2000);
+    // Covered by the router's signature like every X-Service-* header.
+    expect(call.headers['signature-input']).toContain('"x-service-deadline"');
+  });
+
+  it('pays a target that answers 2xx in time even when the caller hung up', async () => {
+    const agent = await callableAgent('/delay-800', 1.5);
+    const me = await caller(2);
+    const url = await app.listen();
+    const abort = new AbortController();
+    const pending = fetch(`${url}/api/v1/agents/${agent.id}/invoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${me.token}`, 'content-type': 'application/json' },
+      body: '{}',
+      signal: abort.signal,
+    }).catch((error: Error) => error);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    abort.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    await expect.poll(() => clawBalance(agent.owner.address), { timeout: 5000 }).toBe(1.5);
+    expect(await clawBalance(me.account.address)).toBe(0.5);
+    const [row] = await app.database.sql.query<{ status: string }>('SELECT status FROM invocations WHERE caller_wallet = $1', [
+      me.account.address,
+    ]);
+    expect(row?.status).toBe('success');
+  });
+
+  it('refunds and answers 502, never a charged 500, when the answer is JSON nested too deep', async () => {
+    for (const path of ['/fail-nested-200000', '/ok-nested-200000', '/ok-nested-65']) {
+      const agent = await callableAgent(path, 2);
+      const me = await caller(2);
+      const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, {}, { token: me.token });
+      expect(response.status, path).toBe(502);
+      expect(response.body).toMatchObject({ code: 'upstream_error', details: { reason: 'target_error', refunded_claw: 2 } });
+      expect(response.body.details.target_response).toBeNull();
+      expect(await clawBalance(me.account.address)).toBe(2);
+      expect(await clawBalance(agent.owner.address)).toBe(0);
+    }
+    // 64 levels are forwarded as they are.
+    const agent = await callableAgent('/ok-nested-64', 1);
+    const me = await caller(1);
+    const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, {}, { token: me.token });
+    expect(response.status).toBe(200);
+    expect(JSON.stringify(response.body.response)).toBe('['.repeat(64) + ']'.repeat(64));
+  });
+});

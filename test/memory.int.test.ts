@@ -137,4 +137,25 @@ describe('agent memory', () => {
     expect((await app.request('DELETE', `${base(me.agentId)}/c`, { token: me.token })).status).toBe(200);
     expect((await app.request('PUT', `${base(me.agentId)}/b`, { token: me.token, body: { value: 'small' } })).status).toBe(200);
   });
+
+  it('counts the daily storage charge against the agent’s max_spend_claw_per_day', async () => {
+    const me = await owner();
+    await fund(me.account.address, 10);
+    const big = 'x'.repeat(11 * 1024);
+    expect((await app.post(base(me.agentId), { key: 'big', value: big }, { token: me.token })).status).toBe(201);
+    const patched = await app.request('PATCH', `/api/v1/agents/${me.agentId}`, {
+      token: me.token,
+      body: { max_spend_claw_per_day: 1 },
+    });
+    expect(patched.status).toBe(200);
+    // 2 CLAW a day is over the agent's 1 CLAW limit: skipped, nothing taken.
+    const result = await chargeMemoryStorage(new Date('2030-02-01T12:00:00Z'));
+    expect(result.skipped).toBeGreaterThanOrEqual(1);
+    expect(await clawBalance(me.account.address)).toBe(10);
+    await app.request('PATCH', `/api/v1/agents/${me.agentId}`, { token: me.token, body: { max_spend_claw_per_day: 5 } });
+    await chargeMemoryStorage(new Date('2030-02-01T12:00:00Z'));
+    expect(await clawBalance(me.account.address)).toBe(8);
+    const credits = await app.get('/api/v1/credits', { token: me.token });
+    expect(credits.body.daily_spend_claw).toBe(2);
+  });
 });

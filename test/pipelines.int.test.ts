@@ -304,6 +304,120 @@ describe('pipelines', () => {
   });
 });
 
+describe('the price a pipeline owner pays is the price it saw', () => {
+  it('a price raised after creation never charges an event pipeline’s owner more than it saw (bait and switch)', async () => {
+    const bait = await agentAt('/echo?bait', 0.01);
+    const victim = await user(20_500);
+    const created = await app.post(
+      '/api/v1/pipelines',
+      { name: 'On every job', trigger_type: 'sse_event', trigger_event: 'job.posted', steps: [step('cheap', bait.id)] },
+      { token: victim.token },
+    );
+    expect(created.status).toBe(201);
+    // Event-triggered without a cap of its own: capped at its creation-time cost.
+    expect(created.body.max_spend_claw_per_run).toBe(0.01);
+    await runEventPipelines();
+    const raised = await app.request('PATCH', `/api/v1/agents/${bait.id}`, {
+      token: bait.owner.token,
+      body: { price_claw_per_call: 5000 },
+    });
+    expect(raised.body).toMatchObject({ price_claw_per_call: 0.01, price_pending_claw: 5000 });
+    // The notice period has passed (moved back rather than waited for).
+    await app.database.sql.query(`UPDATE agents SET price_effective_at = now() - interval '1 second' WHERE id = $1`, [bait.id]);
+    // The attacker posts public jobs to trigger the victim's pipeline.
+    await fund(bait.owner.address, 100);
+    for (const title of ['Bait one', 'Bait two']) {
+      const job = await app.post(
+        '/api/v1/jobs',
+        { title, description: 'Trigger the pipeline', required_skill: 'security', bounty_claw: 1 },
+        { token: bait.owner.token },
+      );
+      expect(job.status).toBe(201);
+    }
+    const before = await clawBalance(victim.address);
+    await runEventPipelines();
+    expect(await clawBalance(victim.address)).toBe(before);
+    expect(await clawBalance(bait.owner.address)).toBe(98);
+    const detail = await app.get(`/api/v1/pipelines/${created.body.pipeline_id}`, { token: victim.token });
+    expect(detail.body.recent_runs).toHaveLength(2);
+    for (const run of detail.body.recent_runs) {
+      expect(run).toMatchObject({ status: 'failed', spent_claw: 0 });
+      expect(run.steps[0].error).toContain('price_changed');
+      expect(run.steps[0].invocation_id).toBeNull();
+    }
+    // The owner is told, privately.
+    const stopped = await app.database.sql.query<{ data: any; audience: string[] }>(
+      `SELECT data, audience FROM events WHERE name = 'pipeline.run_stopped' AND data->>'pipeline_id' = $1`,
+      [created.body.pipeline_id],
+    );
+    expect(stopped).toHaveLength(2);
+    expect(stopped[0]).toMatchObject({
+      audience: [victim.address.toLowerCase()],
+      data: { reason: 'price_changed', step_id: 'cheap', agent_id: bait.id, price_claw: 5000, max_price_claw: 0.01 },
+    });
+  });
+
+  it('stops a manual run at a step whose price rose since creation, even with a generous max_spend_claw_per_run', async () => {
+    const first = await agentAt('/echo?kept', 1);
+    const second = await agentAt('/echo?raised', 1);
+    const me = await user(600);
+    const created = await app.post(
+      '/api/v1/pipelines',
+      {
+        name: 'Two steps',
+        trigger_type: 'manual',
+        max_spend_claw_per_run: 100,
+        steps: [step('one', first.id), step('two', second.id)],
+      },
+      { token: me.token },
+    );
+    await app.database.sql.query(
+      `UPDATE agents SET price_pending = 50000000, price_effective_at = now() - interval '1 second' WHERE id = $1`,
+      [second.id],
+    );
+    const run = await app.post(`/api/v1/pipelines/${created.body.pipeline_id}/run`, {}, { token: me.token });
+    expect(run.body).toMatchObject({ status: 'failed', spent_claw: 1 });
+    expect(run.body.steps.map((s: any) => s.status)).toEqual(['succeeded', 'failed']);
+    expect(run.body.error).toContain('price_changed');
+    expect(await clawBalance(me.address)).toBe(99);
+  });
+});
+
+describe('every spend of a credential counts against its own daily limit', () => {
+  it('holds the creating token’s max_spend_claw_per_day on event- and cron-triggered runs', async () => {
+    const paid = await agentAt('/echo?limited', 2);
+    for (const trigger of ['sse_event', 'cron'] as const) {
+      // 501 a day: the 500 CLAW creation fee leaves 1 for the runs.
+      const account = newWallet();
+      const session = await signIn(app, account, { maxSpend: 501 });
+      await app.post('/api/v1/agents', { agent_name: 'Limited owner' }, { token: session.token });
+      await fund(account.address, 510);
+      const created = await app.post(
+        '/api/v1/pipelines',
+        {
+          name: `Limited ${trigger}`,
+          trigger_type: trigger,
+          ...(trigger === 'cron' ? { cron_expression: '* * * * *' } : { trigger_event: 'job.posted' }),
+          max_spend_claw_per_run: 10,
+          steps: [step('paid', paid.id)],
+        },
+        { token: session.token },
+      );
+      expect(created.status).toBe(201);
+      if (trigger === 'sse_event') {
+        await runEventPipelines();
+        await emit('job.posted', { title: 'Anything' }, app.database.sql);
+        await runEventPipelines();
+      } else {
+        await runDueCronPipelines(new Date(Date.now() + 120_000));
+      }
+      const detail = await app.get(`/api/v1/pipelines/${created.body.pipeline_id}`, { token: session.token });
+      expect(detail.body.recent_runs[0].steps[0].error, trigger).toContain('daily_limit_exceeded');
+      expect(await clawBalance(account.address)).toBe(10);
+    }
+  });
+});
+
 describe('input mapping', () => {
   it('resolves JSON pointers with escapes and refuses prototype tricks', () => {
     const context = { trigger: { 'a/b': { '~x': [10, 20] } }, steps: {} };

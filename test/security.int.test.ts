@@ -265,6 +265,7 @@ describe('forwarded calls carry an RFC 9421 signature a target can check with an
       for (const tampered of [
         { ...call.headers, 'x-service-caller-wallet': newWallet().address.toLowerCase() },
         { ...call.headers, 'x-service-trust-score': '280' },
+        { ...call.headers, 'x-service-deadline': String(Date.now() + 3_600_000) },
         { ...call.headers, 'content-digest': digestOf('{"hello":"forged"}') },
       ]) {
         expect(await verifyCall(jwks, { ...call, headers: tampered }, url).catch(() => false)).toBe(false);

@@ -8,7 +8,8 @@ export interface TargetCall {
   raw: string;
 }
 
-/** A local agent to invoke: /echo answers 200 with what it got, /fail 500, /slow after 6 s, /redirect 302. */
+/** A local agent to invoke: /echo answers 200 with what it got, /fail 500, /fail-nested-N and /ok-nested-N
+ * (500 or 200) with JSON nested N deep, /slow after 6 s, /delay-N after N ms, /redirect 302. */
 export async function startTarget(): Promise<{ url: string; calls: TargetCall[]; close: () => Promise<void> }> {
   const calls: TargetCall[] = [];
   const server: Server = createServer((request, response) => {
@@ -27,11 +28,18 @@ export async function startTarget(): Promise<{ url: string; calls: TargetCall[];
         response.end(JSON.stringify(value));
       };
       if (request.url === '/fail') return json(500, { error: 'boom' });
+      const nested = /^\/(fail|ok)-nested-(\d+)$/.exec(request.url ?? '');
+      if (nested) {
+        response.writeHead(nested[1] === 'fail' ? 500 : 200, { 'content-type': 'application/json' });
+        return response.end('['.repeat(Number(nested[2])) + ']'.repeat(Number(nested[2])));
+      }
       if (request.url === '/redirect') {
         response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' });
         return response.end();
       }
       if (request.url === '/slow') return void setTimeout(() => json(200, { late: true }), 6000);
+      const delayed = /^\/delay-(\d+)$/.exec(request.url ?? '');
+      if (delayed) return void setTimeout(() => json(200, { delayed: true }), Number(delayed[1]));
       if (request.url === '/text') {
         response.writeHead(200, { 'content-type': 'text/plain' });
         return response.end('plain answer');

@@ -6,6 +6,7 @@ import { checkOutboundUrl } from '../net/check-url';
 import { currentRuntime } from '../core/runtime';
 import { requireAgent } from './find-agent';
 import { assertInvokeSchema } from './invoke-schema';
+import { priceChange } from './price';
 
 export interface AgentPatch {
   agentName?: string;
@@ -37,6 +38,11 @@ export async function patchAgent(caller: Caller, ref: string, patch: AgentPatch)
     );
   }
   if (patch.invokeSchema) assertInvokeSchema(patch.invokeSchema);
+  // A raise waits out the notice period; a cut applies at once (./price.ts).
+  const price =
+    patch.priceClawPerCall === undefined
+      ? {}
+      : priceChange(agent, patch.priceClawPerCall, new Date(), config.PRICE_NOTICE_SECONDS);
   const updated = await db().agent.update({
     where: { id: agent.id },
     data: {
@@ -45,7 +51,7 @@ export async function patchAgent(caller: Caller, ref: string, patch: AgentPatch)
       twitterHandle: patch.twitterHandle,
       discordHandle: patch.discordHandle,
       telegramHandle: patch.telegramHandle,
-      priceClawPerCall: patch.priceClawPerCall,
+      ...price,
       maxSpendPerDay: patch.maxSpendPerDay,
       status: patch.status,
       isCallable: patch.isCallable,

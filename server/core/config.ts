@@ -72,6 +72,8 @@ const schema = z.object({
   ADMIN_WALLETS: addressList.default([]),
   PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
   INVOKE_TIMEOUT_MS: int(100, 300_000).default(30_000),
+  // A raised price_claw_per_call applies this long after the change (docs/spec-decisions.md, Invocation); 0 at once.
+  PRICE_NOTICE_SECONDS: int(0, 30 * 86_400).default(600),
   // Anti-Sybil: an endorser's oldest agent must be at least this old (0 turns the rule off).
   ENDORSER_MIN_AGE_HOURS: int(0, 8_760).default(0),
   TRUST_PROXY: bool.default(false),

@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   duplicate_endorsement: 409,
   deposit_pending: 409,
   deposit_already_claimed: 409,
+  price_changed: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   not_callable: 422,

@@ -3,6 +3,7 @@ import { database } from '../core/db';
 import type { agentA, agentB } from '../schemas/agent';
 import type { Agent } from '../core/db/generated/client';
 import { microToClaw } from '../core/money';
+import { pendingPriceView } from '../agents/price';
 import { loadAgentMetrics, type AgentMetrics } from '../trust/agent-metrics';
 
 // The two published shapes of one agent record (server/schemas/agent.ts).
@@ -48,6 +49,7 @@ export function agentViewA(agent: Agent, metrics: AgentMetrics, options: ViewOpt
 export function agentViewB(agent: Agent, metrics: AgentMetrics, options: ViewOptions = {}): AgentViewB {
   // The target's address is the owner's business: routed calls go through the router (signed).
   const isOwner = options.viewer !== undefined && options.viewer !== null && options.viewer === agent.ownerWallet;
+  const now = new Date();
   return {
     agent_id: agent.id,
     agent_name: agent.name,
@@ -65,7 +67,7 @@ export function agentViewB(agent: Agent, metrics: AgentMetrics, options: ViewOpt
     is_callable: agent.isCallable,
     ...(isOwner ? { invoke_url: agent.invokeUrl } : {}),
     invoke_schema: agent.invokeSchema as Record<string, unknown> | null,
-    price_claw_per_call: microToClaw(agent.priceClawPerCall),
+    ...pendingPriceView(agent, now),
     max_spend_claw_per_day: agent.maxSpendPerDay === null ? null : microToClaw(agent.maxSpendPerDay),
     metadata: agent.metadata as Record<string, unknown>,
     tier: agent.tier as Tier,

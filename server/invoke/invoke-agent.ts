@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadOneAgentMetrics } from '../trust/agent-metrics';
 import { findAgent } from '../agents/find-agent';
+import { priceAt } from '../agents/price';
 import { validateInvokePayload } from '../agents/invoke-schema';
 import { sharedCache } from '../core/shared-state';
 import { holdAccount, walletAccount } from '../credits/accounts';
@@ -17,10 +18,14 @@ import { OutboundError, outboundRequest } from '../net/outbound';
 import { currentRuntime } from '../core/runtime';
 import { log } from '../core/log';
 import { recordPartnership } from '../trust/derive-edges';
+import { answerDepthExceeds, MAX_ANSWER_DEPTH } from './answer-depth';
 import { signForwardedRequest } from './sign-forwarded';
 
 /** The fixed router identifier sent as X-Service-Via. */
 export const ROUTER_ID = 'vouchsafe-router/1';
+
+/** The shortest wait the router gives a target (docs/spec-decisions.md, Invocation): a shorter timeout_ms is raised to it. */
+export const MIN_INVOKE_TIMEOUT_MS = 1_000;
 
 // The router's hot path keeps every statement it can off the database: targets are cached for
 // 2 s and callers' trust scores for 30 s, both dropped the moment a change commits anywhere.
@@ -42,7 +47,10 @@ export interface InvokeInput {
   payload: unknown;
   timeoutMs: number;
   family: 'a' | 'b';
-  /** The most the caller agreed to pay for this call (a pipeline's max_spend_claw_per_run): checked against the price charged. */
+  /**
+   * The most the caller agreed to pay for this call (max_price_claw, a pipeline step's price at creation or
+   * what is left of max_spend_claw_per_run): a higher price is 409 price_changed and nothing is charged.
+   */
   maxFee?: bigint;
 }
 
@@ -60,9 +68,19 @@ export type FailureReason = 'target_unreachable' | 'target_error' | 'target_time
 
 type Outcome = { status: 'success' | 'error' | 'timeout'; httpStatus: number; response: unknown; error?: FailureReason };
 
+/** The router's wait for a call: the caller's timeout within [MIN_INVOKE_TIMEOUT_MS, INVOKE_TIMEOUT_MS]. */
+export function routerWaitMs(requested: number): number {
+  const limit = currentRuntime().config.INVOKE_TIMEOUT_MS;
+  return Math.min(limit, Math.max(MIN_INVOKE_TIMEOUT_MS, requested));
+}
+
+const TOO_DEEP = Symbol('too deep');
+
 function parseBody(body: Buffer, contentType: string | undefined): unknown {
   const text = body.toString('utf8');
   if (contentType?.includes('json') || /^\s*[[{"]/.test(text)) {
+    // JSON nested past what the router forwards is not parsed (it could not be serialized back).
+    if (answerDepthExceeds(text, MAX_ANSWER_DEPTH)) return TOO_DEEP;
     try {
       return JSON.parse(text);
     } catch {
@@ -72,7 +90,13 @@ function parseBody(body: Buffer, contentType: string | undefined): unknown {
   return text;
 }
 
-async function forward(target: Agent & { invokeUrl: string }, caller: Caller, id: string, input: InvokeInput): Promise<Outcome> {
+async function forward(
+  target: Agent & { invokeUrl: string },
+  caller: Caller,
+  id: string,
+  input: InvokeInput,
+  waitMs: number,
+): Promise<Outcome> {
   const { config } = currentRuntime();
   const trust = caller.agentId
     ? await callerTrust().get(caller.agentId, async () => {
@@ -88,6 +112,8 @@ async function forward(target: Agent & { invokeUrl: string }, caller: Caller, id
     'x-service-propagated-trust': String(trust.propagated),
     'x-service-via': ROUTER_ID,
     'x-service-invocation-id': id,
+    // When the router stops waiting (unix ms; signed with the rest): a target may refuse work it cannot finish by then.
+    'x-service-deadline': String(Date.now() + waitMs),
   };
   // Absent rather than empty when the caller has no agent, so that the signature covers what is sent.
   if (caller.agentId) identity['x-service-caller-agent-id'] = caller.agentId;
@@ -100,10 +126,14 @@ async function forward(target: Agent & { invokeUrl: string }, caller: Caller, id
       method: 'POST',
       body,
       headers,
-      timeoutMs: Math.min(input.timeoutMs, config.INVOKE_TIMEOUT_MS),
+      timeoutMs: waitMs,
       allowPrivate: config.ALLOW_PRIVATE_URLS,
     });
     const answer = parseBody(response.body, response.headers['content-type']);
+    if (answer === TOO_DEEP) {
+      log.warn({ invocation_id: id, target_agent_id: target.id, status: response.status }, 'answer nested too deep');
+      return { status: 'error', httpStatus: response.status, response: null, error: 'target_error' };
+    }
     return response.status >= 200 && response.status < 300
       ? { status: 'success', httpStatus: response.status, response: answer }
       : { status: 'error', httpStatus: response.status, response: answer, error: 'target_error' };
@@ -131,13 +161,15 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
 
   const { sql } = database();
   const id = randomUUID();
-  const fee = target.priceClawPerCall;
+  // The price checked against the cap is the one charged (one read, below).
+  const fee = priceAt(target, new Date());
   if (input.maxFee !== undefined && fee > input.maxFee) {
-    throw new ApiError('unprocessable', 'The agent’s price is above what this call may spend (max_spend_claw_per_run)', {
+    throw new ApiError('price_changed', 'The agent’s price is above the most this call may pay; nothing was charged', {
       price_claw: microToClaw(fee),
-      max_claw: microToClaw(input.maxFee),
+      max_price_claw: microToClaw(input.maxFee),
     });
   }
+  const waitMs = routerWaitMs(input.timeoutMs);
   const escrow = holdAccount('invocation', id);
   const chargedAt = new Date();
   const record = (p: SqlParams) =>
@@ -159,7 +191,8 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   );
 
   const started = performance.now();
-  const outcome = await forward(target, caller, id, input);
+  // From here the call settles whatever happens to the caller's connection: an answer in time is paid.
+  const outcome = await forward(target, caller, id, input, waitMs);
   const durationMs = Math.round(performance.now() - started);
 
   // Settling the escrow, the invocation's status and its agent.invoked event are one statement.

@@ -64,6 +64,7 @@ export const TOOLS = [
         payload: input.payload ?? null,
         timeoutMs: currentRuntime().config.INVOKE_TIMEOUT_MS,
         family: 'b',
+        maxFee: input.max_price_claw,
       });
       return {
         invocation_id: result.invocationId,

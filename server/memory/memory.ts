@@ -5,7 +5,8 @@ import type { Queryable } from '../core/db/sql-runner';
 import { ApiError } from '../core/errors';
 import { MICRO_PER_CLAW, microToClaw } from '../core/money';
 import { PLATFORM_FEES, walletAccount } from '../credits/accounts';
-import { balanceOf, post } from '../credits/ledger';
+import { callerPays } from '../credits/caller-pays';
+import { balanceOf } from '../credits/ledger';
 import { KEY_PATTERN, MEMORY_LIMITS } from '../schemas/memory';
 import { log } from '../core/log';
 
@@ -209,16 +210,16 @@ export async function clearMemory(caller: Caller, ref: string) {
 /**
  * The daily storage charge: every agent storing more than the free 10 KB pays 1 CLAW per started
  * KB beyond it for `day` (UTC), once (ledger idempotency key per agent and day), to the platform.
- * An owner who cannot pay is skipped and logged: the data stays, and further writes past the free
+ * An owner who cannot pay (its balance, or its agent’s max_spend_claw_per_day) is skipped and logged: the data stays, and further writes past the free
  * quota are refused with 402 until the balance covers a day. Expired entries are purged first.
  */
 export async function chargeMemoryStorage(day: Date = new Date()): Promise<{ charged: number; skipped: number }> {
   const { sql } = database();
   await sql.query(`DELETE FROM memory_entries WHERE expires_at IS NOT NULL AND expires_at <= now()`);
-  const rows = await sql.query<{ agent_id: string; owner_wallet: string; bytes: number }>(
-    `SELECT m.agent_id, a.owner_wallet, sum(m.size_bytes)::int AS bytes
+  const rows = await sql.query<{ agent_id: string; owner_wallet: string; limit: string | null; bytes: number }>(
+    `SELECT m.agent_id, a.owner_wallet, a.max_spend_per_day::text AS limit, sum(m.size_bytes)::int AS bytes
      FROM memory_entries m JOIN agents a ON a.id = m.agent_id
-     GROUP BY m.agent_id, a.owner_wallet HAVING sum(m.size_bytes) > $1`,
+     GROUP BY m.agent_id, a.owner_wallet, a.max_spend_per_day HAVING sum(m.size_bytes) > $1`,
     [MEMORY_LIMITS.freeBytes],
   );
   const date = day.toISOString().slice(0, 10);
@@ -227,16 +228,15 @@ export async function chargeMemoryStorage(day: Date = new Date()): Promise<{ cha
   for (const row of rows) {
     const { micro } = dailyCharge(Number(row.bytes));
     try {
-      const { applied } = await post(
+      // The agent pays for its own memory: the charge counts against its daily limit as any spend does.
+      const { applied } = await callerPays(
         {
+          caller: { wallet: row.owner_wallet, maxSpendPerDay: row.limit === null ? null : BigInt(row.limit) },
+          amount: micro,
+          to: PLATFORM_FEES,
           reason: 'memory_storage',
-          refType: 'agent',
-          refId: row.agent_id,
+          ref: { type: 'agent', id: row.agent_id },
           idempotencyKey: `memory-storage:${row.agent_id}:${date}`,
-          postings: [
-            { account: walletAccount(row.owner_wallet), amount: -micro },
-            { account: PLATFORM_FEES, amount: micro },
-          ],
         },
         sql,
       );
@@ -245,8 +245,8 @@ export async function chargeMemoryStorage(day: Date = new Date()): Promise<{ cha
       if (!(error instanceof ApiError) || error.status !== 402) throw error;
       skipped++;
       log.warn(
-        { agent_id: row.agent_id, required_claw: microToClaw(micro) },
-        'memory storage charge skipped: insufficient credits',
+        { agent_id: row.agent_id, required_claw: microToClaw(micro), code: error.code },
+        'memory storage charge skipped: insufficient credits or daily limit',
       );
     }
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
 import { findAgent } from '../agents/find-agent';
+import { priceAt } from '../agents/price';
 import type { Caller } from '../core/caller';
 import { database, db, lockUntilCommit, withTransaction } from '../core/db';
 import type { Pipeline, PipelineRun } from '../core/db/generated/client';
@@ -108,6 +109,10 @@ export async function createPipeline(caller: Caller, input: CreatePipelineInput)
 
   const ids = new Set<string>();
   const keys = new Set<string>();
+  // Each step's price as the owner sees it now: a run never pays a step more (docs/spec-decisions.md, Pipelines).
+  const stepPrices: Record<string, string> = {};
+  let cost = 0n;
+  const now = new Date();
   for (const [index, step] of input.steps.entries()) {
     if (ids.has(step.id)) throw invalid(`steps.${index}.id`, 'is used by another step');
     if (keys.has(step.output_key)) throw invalid(`steps.${index}.output_key`, 'is used by another step');
@@ -115,7 +120,11 @@ export async function createPipeline(caller: Caller, input: CreatePipelineInput)
     keys.add(step.output_key);
     const agent = await findAgent(step.agent_id);
     if (!agent) throw invalid(`steps.${index}.agent_id`, 'names no agent');
+    stepPrices[step.id] = priceAt(agent, now).toString();
+    cost += priceAt(agent, now);
   }
+  // An event-triggered pipeline runs when others act: without a cap of its own it may spend at most its creation-time cost per run.
+  const maxSpendPerRun = input.maxSpendPerRun ?? (input.triggerType === 'sse_event' ? cost : undefined);
   const [cursor] = await database().sql.query<{ id: string | null }>('SELECT max(id)::text AS id FROM events');
   const id = randomUUID();
   // The count and the creation under one per-wallet lock, so concurrent creates cannot pass the limit.
@@ -138,11 +147,12 @@ export async function createPipeline(caller: Caller, input: CreatePipelineInput)
         alongside: (p) => [
           `pipeline AS (
           INSERT INTO pipelines (id, owner_wallet, owner_agent_id, name, trigger_type, trigger_event, trigger_filter, cron, steps,
-            max_spend_per_run, status, next_run_at, event_cursor)
+            max_spend_per_run, status, next_run_at, event_cursor, step_prices, credential_id)
           SELECT ${p.add(id)}::uuid, ${p.add(caller.wallet)}, ${p.add(caller.agentId)}::uuid, ${p.add(input.name)}, ${p.add(input.triggerType)},
             ${p.add(triggerEvent)}, ${p.add(input.triggerFilter ? JSON.stringify(input.triggerFilter) : null)}::jsonb, ${p.add(cron)},
-            ${p.add(JSON.stringify(input.steps))}::jsonb, ${p.add(input.maxSpendPerRun?.toString() ?? null)}::bigint, 'active',
-            ${p.add(nextRunAt)}::timestamptz, ${p.add(cursor?.id ?? '0')}::bigint
+            ${p.add(JSON.stringify(input.steps))}::jsonb, ${p.add(maxSpendPerRun?.toString() ?? null)}::bigint, 'active',
+            ${p.add(nextRunAt)}::timestamptz, ${p.add(cursor?.id ?? '0')}::bigint, ${p.add(JSON.stringify(stepPrices))}::jsonb,
+            ${p.add(caller.credentialId)}::uuid
           FROM txn RETURNING id)`,
         ],
       },

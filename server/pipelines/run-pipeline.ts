@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { findAgent } from '../agents/find-agent';
+import { priceAt } from '../agents/price';
 import type { Caller } from '../core/caller';
-import { db } from '../core/db';
+import { database, db, withTransaction } from '../core/db';
 import type { Pipeline } from '../core/db/generated/client';
 import { ApiError } from '../core/errors';
 import { log } from '../core/log';
-import { microToClaw } from '../core/money';
+import { clawToMicro, microToClaw } from '../core/money';
 import { currentRuntime } from '../core/runtime';
-import { invokeAgent } from '../invoke/invoke-agent';
+import { emit } from '../events/emit';
+import { invokeAgent, MIN_INVOKE_TIMEOUT_MS } from '../invoke/invoke-agent';
 import { PIPELINE_LIMITS } from '../schemas/pipeline';
 import { applyMapping, MappingError } from './mapping';
 import { runView, type StepDef } from './pipelines';
@@ -16,7 +18,9 @@ import { runView, type StepDef } from './pipelines';
 // owner, refunded on failure as any invocation), in order, with its input mapped from the trigger
 // payload and earlier outputs; the first failed step stops the run and the rest are skipped. Bounds:
 // at most 10 steps, 120 s for the whole run (each call gets what is left, at most the router's
-// limit), max_spend_claw_per_run, the owner's daily spend limit, and 1 MiB per step input.
+// limit), max_spend_claw_per_run, each step's price when the pipeline was created (a raise stops the run
+// and tells the owner: pipeline.run_stopped), the daily spend limits of the credential that created the
+// pipeline, of the one that started a manual run and of the owner's agent, and 1 MiB per step input.
 
 interface StepRecord {
   step_id: string;
@@ -34,22 +38,53 @@ interface StepRecord {
 
 const MAX_INPUT_BYTES = 1024 * 1024;
 
+/** A step's agent now asks more than the price stored when the pipeline was created. */
+class PriceRaised extends Error {
+  constructor(
+    readonly price: bigint,
+    readonly saw: bigint,
+  ) {
+    super(
+      `price_changed: the agent’s price rose to ${microToClaw(price)} CLAW from ${microToClaw(saw)} CLAW when the pipeline was created; nothing was charged`,
+    );
+  }
+}
+
 function stored(value: unknown): unknown {
   const text = JSON.stringify(value ?? null);
   return text.length <= PIPELINE_LIMITS.storedOutputBytes ? value : { truncated: true, size_bytes: text.length };
 }
 
-/** The identity a run acts with: the pipeline's owner, with only agents.invoke and its agent's daily limit. */
+/** The max_spend_claw_per_day of the credential (bearer token or API key) with this id, or null. */
+async function credentialLimit(id: string | null): Promise<bigint | null> {
+  if (!id) return null;
+  // A revoked or expired credential's limit still holds for the pipelines it created.
+  const [row] = await database().sql.query<{ limit: string | null }>(
+    `SELECT max_spend_per_day::text AS limit FROM access_tokens WHERE id = $1::uuid
+     UNION ALL SELECT max_spend_per_day::text FROM api_keys WHERE id = $1::uuid LIMIT 1`,
+    [id],
+  );
+  return row?.limit ? BigInt(row.limit) : null;
+}
+
+/**
+ * The identity a run acts with: the pipeline's owner, with only agents.invoke and the strictest daily
+ * limit of the credential that created the pipeline, the one that started this run (manual) and its agent.
+ */
 async function runCaller(pipeline: Pipeline, manual: Caller | null): Promise<Caller> {
   const agent = pipeline.ownerAgentId ? await db().agent.findUnique({ where: { id: pipeline.ownerAgentId } }) : null;
-  const limits = [manual?.maxSpendPerDay ?? null, agent?.maxSpendPerDay ?? null].filter((v): v is bigint => v !== null);
+  const limits = [
+    await credentialLimit(pipeline.credentialId),
+    manual?.maxSpendPerDay ?? null,
+    agent?.maxSpendPerDay ?? null,
+  ].filter((v): v is bigint => v !== null);
   return {
     via: 'bearer',
     wallet: pipeline.ownerWallet as Caller['wallet'],
     agentId: pipeline.ownerAgentId,
     agentPubkey: agent?.agentPubkey ?? null,
     scopes: ['agents.invoke'],
-    credentialId: manual?.credentialId ?? null,
+    credentialId: manual?.credentialId ?? pipeline.credentialId,
     maxSpendPerDay: limits.length ? limits.reduce((a, b) => (a < b ? a : b)) : null,
   };
 }
@@ -67,6 +102,9 @@ export async function runPipeline(
   });
   const caller = await runCaller(pipeline, manualCaller);
   const steps = pipeline.steps as unknown as StepDef[];
+  // micro-CLAW per step id (empty for pipelines created before prices were stored).
+  const stepPrices = pipeline.stepPrices as Record<string, string>;
+  let stopped: { step: StepDef; price: bigint; saw: bigint } | null = null;
   const context: { trigger: unknown; steps: Record<string, unknown> } = { trigger: payload, steps: {} };
   const records: StepRecord[] = [];
   let spent = 0n;
@@ -93,26 +131,32 @@ export async function runPipeline(
     const stepStarted = Date.now();
     try {
       const remaining = PIPELINE_LIMITS.runTimeoutMs - (stepStarted - started);
-      if (remaining <= 0) throw new Error(`the run passed its ${PIPELINE_LIMITS.runTimeoutMs / 1000} s limit`);
+      // A step gets at least the router's minimum wait, or the run stops here.
+      if (remaining < MIN_INVOKE_TIMEOUT_MS) {
+        throw new Error(
+          `the run passed its ${PIPELINE_LIMITS.runTimeoutMs / 1000} s limit (a step needs ${MIN_INVOKE_TIMEOUT_MS} ms)`,
+        );
+      }
       const input = step.input_mapping ? applyMapping(step.input_mapping, context) : previous;
       record.input = stored(input);
       if (JSON.stringify(input ?? null).length > MAX_INPUT_BYTES) throw new Error('the step input is larger than 1 MiB');
-      if (pipeline.maxSpendPerRun !== null) {
-        const target = await findAgent(step.agent_id);
-        const price = target?.priceClawPerCall ?? 0n;
-        if (spent + price > pipeline.maxSpendPerRun) {
-          throw new Error(
-            `the step would take the run past max_spend_claw_per_run (${microToClaw(pipeline.maxSpendPerRun)} CLAW)`,
-          );
-        }
+      const target = await findAgent(step.agent_id);
+      const price = target ? priceAt(target, new Date()) : 0n;
+      const saw = stepPrices[step.id] === undefined ? undefined : BigInt(stepPrices[step.id]!);
+      if (saw !== undefined && price > saw) throw new PriceRaised(price, saw);
+      if (pipeline.maxSpendPerRun !== null && spent + price > pipeline.maxSpendPerRun) {
+        throw new Error(`the step would take the run past max_spend_claw_per_run (${microToClaw(pipeline.maxSpendPerRun)} CLAW)`);
       }
+      // The caps hold at the charge too: the price may change after it was read above.
+      const caps = [saw, pipeline.maxSpendPerRun === null ? undefined : pipeline.maxSpendPerRun - spent].filter(
+        (v): v is bigint => v !== undefined,
+      );
       const result = await invokeAgent(caller, {
         target: step.agent_id,
         payload: input,
-        timeoutMs: Math.max(1, Math.min(remaining, routerLimit)),
+        timeoutMs: Math.min(remaining, routerLimit),
         family: 'b',
-        // The cap holds at the charge too: the price may change after it was read above.
-        maxFee: pipeline.maxSpendPerRun === null ? undefined : pipeline.maxSpendPerRun - spent,
+        maxFee: caps.length ? caps.reduce((a, b) => (a < b ? a : b)) : undefined,
       });
       spent += result.fee;
       record.status = 'succeeded';
@@ -121,9 +165,19 @@ export async function runPipeline(
       record.output = stored(result.response);
       context.steps[step.output_key] = result.response;
       previous = result.response;
-    } catch (error) {
+    } catch (caught) {
+      let error = caught;
+      // The router's own cap check (a raise between the read above and the charge) is the same stop.
+      const saw = stepPrices[step.id] === undefined ? undefined : BigInt(stepPrices[step.id]!);
+      if (error instanceof ApiError && error.code === 'price_changed' && saw !== undefined) {
+        const price = clawToMicro(Number(error.details.price_claw)) ?? 0n;
+        if (price > saw) error = new PriceRaised(price, saw);
+      }
       record.status = 'failed';
-      if (error instanceof ApiError) {
+      if (error instanceof PriceRaised) {
+        record.error = error.message;
+        stopped = { step, price: error.price, saw: error.saw };
+      } else if (error instanceof ApiError) {
         record.error = `${error.status} ${error.code}: ${error.message}`;
         record.invocation_id = (error.details.invocation_id as string | undefined) ?? null;
       } else if (error instanceof MappingError) {
@@ -138,15 +192,37 @@ export async function runPipeline(
     }
     record.duration_ms = Date.now() - stepStarted;
   }
-  const run = await db().pipelineRun.update({
-    where: { id },
-    data: {
-      status: failure ? 'failed' : 'succeeded',
-      steps: records as unknown as object,
-      error: failure,
-      spent,
-      finishedAt: new Date(),
-    },
+  // The run's record and, when a raised price stopped it, the owner's notice commit together.
+  const run = await withTransaction(async (tx) => {
+    const finished = await tx.prisma.pipelineRun.update({
+      where: { id },
+      data: {
+        status: failure ? 'failed' : 'succeeded',
+        steps: records as unknown as object,
+        error: failure,
+        spent,
+        finishedAt: new Date(),
+      },
+    });
+    if (stopped) {
+      await emit(
+        'pipeline.run_stopped',
+        {
+          pipeline_id: pipeline.id,
+          run_id: id,
+          trigger,
+          reason: 'price_changed',
+          step_id: stopped.step.id,
+          agent_id: stopped.step.agent_id,
+          price_claw: microToClaw(stopped.price),
+          max_price_claw: microToClaw(stopped.saw),
+          spent_claw: microToClaw(spent),
+        },
+        tx.sql,
+        { audience: [pipeline.ownerWallet] },
+      );
+    }
+    return finished;
   });
   return runView(run);
 }

@@ -54,6 +54,14 @@ export const agentA = z
   })
   .openapi('AgentA');
 
+/** A raised price waiting out its notice period (PRICE_NOTICE_SECONDS); present only while one is pending. */
+export const pendingPriceFields = {
+  price_pending_claw: clawOut
+    .optional()
+    .openapi({ description: 'A raised price_claw_per_call that applies from price_effective_at (present while pending)' }),
+  price_effective_at: timestamp.optional().openapi({ description: 'When price_pending_claw applies' }),
+};
+
 /** Family B agent. `invoke_url` is shown to the owner only. */
 export const agentB = z
   .strictObject({
@@ -73,7 +81,8 @@ export const agentB = z
     is_callable: z.boolean(),
     invoke_url: z.string().nullable().optional().openapi({ description: 'Only in answers to the agent’s owner' }),
     invoke_schema: jsonObject.nullable(),
-    price_claw_per_call: clawOut,
+    price_claw_per_call: clawOut.openapi({ description: 'The price a call pays now' }),
+    ...pendingPriceFields,
     max_spend_claw_per_day: clawOut.nullable(),
     metadata: jsonObject,
     tier: z.enum(TIERS),

@@ -1,5 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { clawOut, jsonObject, walletAddress } from './common';
+import { pendingPriceFields } from './agent';
+import { clawAmount, clawOut, jsonObject, walletAddress } from './common';
+import { clawToMicro } from '../core/money';
 
 // Agent-to-agent invocation through the router.
 
@@ -33,6 +35,7 @@ export const invokeInfo = z
     status: z.enum(['active', 'paused']),
     invoke_schema: jsonObject.nullable(),
     price_claw_per_call: clawOut,
+    ...pendingPriceFields,
     usage: z.strictObject({
       method: z.literal('POST'),
       url: z.string(),
@@ -44,8 +47,24 @@ export const invokeInfo = z
   })
   .openapi('InvokeInfo');
 
+const maxPriceDescription =
+  'The most this call may pay: when the agent’s price_claw_per_call is higher, the call is refused with 409 price_changed and nothing is charged';
+
 export const invokeABody = z.object({
   caller_wallet: walletAddress,
   payload: jsonObject,
-  timeout_ms: z.number().int().min(1).max(30_000).default(10_000),
+  timeout_ms: z.number().int().min(1).max(30_000).default(10_000).openapi({
+    description: 'How long the router waits for the target; below 1000 it waits 1000 ms (forwarded as X-Service-Deadline)',
+  }),
+  max_price_claw: clawAmount.optional().openapi({ description: maxPriceDescription }),
+});
+
+/** POST /api/v1/agents/{id}/invoke forwards its body as is, so its price cap is a query parameter. */
+export const invokeBQuery = z.object({
+  max_price_claw: z
+    .string()
+    .regex(/^\d{1,10}(\.\d{1,6})?$/, 'must be a non-negative amount with at most 6 decimals')
+    .transform((value) => clawToMicro(Number(value))!)
+    .optional()
+    .openapi({ type: 'string', description: `${maxPriceDescription} (CLAW, a decimal)` }),
 });

@@ -18,6 +18,7 @@ export const toolInputs = {
   invoke_agent: z.strictObject({
     agent_id: z.string().min(1).max(64).describe('UUID or handle of the target agent'),
     payload: z.unknown().describe('Any JSON, forwarded to the agent'),
+    max_price_claw: clawAmount.optional().describe('The most this call may pay; a higher price is refused (price_changed)'),
   }),
   get_trade_quote: z.strictObject({
     token_in: z.string().min(1).max(64),

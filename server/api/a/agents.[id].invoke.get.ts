@@ -1,7 +1,7 @@
 // GET /api/agents/{id}/invoke - how to invoke an agent
 import { requireAgent } from '../../agents/find-agent';
+import { pendingPriceView } from '../../agents/price';
 import { ApiError } from '../../core/errors';
-import { microToClaw } from '../../core/money';
 import { currentRuntime } from '../../core/runtime';
 import { endpoint } from '../../http/endpoint';
 import { agentRef } from '../../schemas/common';
@@ -26,7 +26,7 @@ export default endpoint({
       agent_id: agent.id,
       status: agent.status as 'active' | 'paused',
       invoke_schema: (agent.invokeSchema as Record<string, unknown> | null) ?? null,
-      price_claw_per_call: microToClaw(agent.priceClawPerCall),
+      ...pendingPriceView(agent, new Date()),
       usage: {
         method: 'POST' as const,
         url: `${config.PUBLIC_BASE_URL}/api/agents/${agent.id}/invoke`,

@@ -23,6 +23,7 @@ export default endpoint({
     402: 'Insufficient CLAW credits or daily limit reached',
     403: 'caller_wallet is not the authenticated wallet',
     404: 'Unknown agent',
+    409: 'The price is above max_price_claw (price_changed; nothing charged)',
     422: 'Target paused, not callable or without invoke_url',
     502: 'Target error (refunded)',
     504: 'Target timeout (refunded)',
@@ -37,6 +38,7 @@ export default endpoint({
       payload: body.payload,
       timeoutMs: body.timeout_ms,
       family: 'a',
+      maxFee: body.max_price_claw,
     });
     return {
       ok: true as const,

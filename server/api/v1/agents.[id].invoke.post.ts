@@ -5,7 +5,7 @@ import { currentRuntime } from '../../core/runtime';
 import { endpoint } from '../../http/endpoint';
 import { invokeAgent } from '../../invoke/invoke-agent';
 import { agentRef } from '../../schemas/common';
-import { invocationB } from '../../schemas/invocation';
+import { invocationB, invokeBQuery } from '../../schemas/invocation';
 
 export default endpoint({
   method: 'post',
@@ -17,6 +17,7 @@ export default endpoint({
   auth: ['bearer'],
   scopes: ['agents.invoke'],
   params: agentRef,
+  query: invokeBQuery,
   body: z.unknown().openapi({ description: 'Any JSON, forwarded as is' }),
   bodyLimit: 1024 * 1024,
   status: 200,
@@ -25,16 +26,18 @@ export default endpoint({
     400: 'Payload does not match invoke_schema',
     402: 'Insufficient CLAW credits or daily limit reached',
     404: 'Unknown agent',
+    409: 'The price is above max_price_claw (price_changed; nothing charged)',
     422: 'Target paused, not callable or without invoke_url',
     502: 'Target returned an error (refunded)',
     504: 'Target timed out (refunded)',
   },
-  async handler({ caller, params, body }) {
+  async handler({ caller, params, query, body }) {
     const result = await invokeAgent(caller, {
       target: params.id,
       payload: body,
       timeoutMs: currentRuntime().config.INVOKE_TIMEOUT_MS,
       family: 'b',
+      maxFee: query.max_price_claw,
     });
     return {
       invocation_id: result.invocationId,
