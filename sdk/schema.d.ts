@@ -5833,6 +5833,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The agent’s price is above max_price_claw (invoke_agent: price_changed, nothing charged) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Request body too large */
                 413: {
                     headers: {

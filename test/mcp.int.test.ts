@@ -121,6 +121,15 @@ describe('POST /api/v1/mcp {tool, input}', () => {
     expect(invoked.status).toBe(200);
     expect(invoked.body.result).toMatchObject({ status: 'success', fee_claw: 2, response: { echo: { q: 1 } } });
     expect(await clawBalance(me.address)).toBe(1);
+    // max_price_claw under the price: 409 price_changed, nothing charged.
+    const capped = await app.post(
+      '/api/v1/mcp',
+      { tool: 'invoke_agent', input: { agent_id: callable, payload: {}, max_price_claw: 1.5 } },
+      { token: me.token },
+    );
+    expect(capped.status).toBe(409);
+    expect(capped.body.code).toBe('price_changed');
+    expect(await clawBalance(me.address)).toBe(1);
     const poor = await app.post(
       '/api/v1/mcp',
       { tool: 'invoke_agent', input: { agent_id: callable, payload: {} } },

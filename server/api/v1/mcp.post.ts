@@ -36,6 +36,7 @@ export default endpoint({
     402: 'Insufficient CLAW credits (invoke_agent)',
     403: 'Missing scope',
     404: 'Unknown tool or agent',
+    409: 'The agent’s price is above max_price_claw (invoke_agent: price_changed, nothing charged)',
     422: 'Target agent not callable',
     502: 'Target agent failed (refunded)',
     503: 'Tool not available on this deployment',
