@@ -546,7 +546,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Unknown or not callable */
+                /** @description Unknown, paused or not callable */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10613,14 +10613,15 @@ export interface components {
         InvokeInfo: {
             /** Format: uuid */
             agent_id: string;
-            callable: boolean;
+            /** @enum {boolean} */
+            callable: true;
             invoke_schema: {
                 [key: string]: unknown;
             } | null;
             /** @description CLAW (at most 6 decimals) */
             price_claw_per_call: number;
             /** @enum {string} */
-            status: "active" | "paused";
+            status: "active";
             usage: {
                 auth: string;
                 body: {
