@@ -1135,7 +1135,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key; the secret is shown once
-         * @description Without `scopes`, the key gets the read scopes only (docs/spec-decisions.md); it never gets more than the caller holds.
+         * @description Without `scopes`, the key gets the read scopes only (docs/spec-decisions.md). A key minted by bearer token or API key never gets more than that credential holds; one minted with signature headers (the wallet itself) may get any scope.
          *
          *     Signature headers: X-Agent-Message must be exactly `Mint API key <label> <unix seconds>` (within 5 minutes); it authorizes this operation only, once.
          */
@@ -1183,7 +1183,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A requested scope is beyond the calling credential; Missing scope (api_keys.manage) */
+                /** @description A requested scope is beyond the calling bearer token or API key; Missing scope (api_keys.manage) */
                 403: {
                     headers: {
                         [name: string]: unknown;
