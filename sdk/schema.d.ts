@@ -546,7 +546,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Unknown or not callable */
+                /** @description Unknown, paused or not callable */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1149,7 +1149,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key; the secret is shown once
-         * @description Without `scopes`, the key gets the read scopes only (docs/spec-decisions.md); it never gets more than the caller holds.
+         * @description Without `scopes`, the key gets the read scopes only (docs/spec-decisions.md). A key minted by bearer token or API key never gets more than that credential holds; one minted with signature headers (the wallet itself) may get any scope.
          *
          *     Signature headers: X-Agent-Message must be exactly `Mint API key <label> <unix seconds>` (within 5 minutes); it authorizes this operation only, once.
          */
@@ -1197,7 +1197,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A requested scope is beyond the calling credential; Missing scope (api_keys.manage) */
+                /** @description A requested scope is beyond the calling bearer token or API key; Missing scope (api_keys.manage) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -10669,7 +10669,8 @@ export interface components {
         InvokeInfo: {
             /** Format: uuid */
             agent_id: string;
-            callable: boolean;
+            /** @enum {boolean} */
+            callable: true;
             invoke_schema: {
                 [key: string]: unknown;
             } | null;
@@ -10683,7 +10684,7 @@ export interface components {
             /** @description A raised price_claw_per_call that applies from price_effective_at (present while pending) */
             price_pending_claw?: number;
             /** @enum {string} */
-            status: "active" | "paused";
+            status: "active";
             usage: {
                 auth: string;
                 body: {

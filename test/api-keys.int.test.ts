@@ -73,6 +73,28 @@ describe('API keys', () => {
     expect(list.body.keys).toHaveLength(1);
   });
 
+  it('a key minted with the wallet’s own signature may carry any scope sign-in could grant, and works with it', async () => {
+    const account = newWallet();
+    const minted = await app.post(
+      '/api/mint-api-key',
+      { label: 'root', scopes: ['agents.invoke', 'credits.read', 'webhooks.manage'] },
+      { headers: await signatureHeaders(account, 'Mint API key root') },
+    );
+    expect(minted.status).toBe(201);
+    expect(minted.body.scopes).toEqual(['agents.invoke', 'credits.read', 'webhooks.manage']);
+    const apiKey = { 'X-Api-Key': minted.body.api_key };
+    expect((await app.get('/api/v1/webhooks', { headers: apiKey })).status).toBe(200);
+    expect((await app.get('/api/v1/credits', { headers: apiKey })).status).toBe(200);
+    // Without `scopes` the signed key still gets the read scopes only.
+    const reader = await app.post(
+      '/api/mint-api-key',
+      { label: 'reader' },
+      { headers: await signatureHeaders(account, 'Mint API key reader') },
+    );
+    expect(reader.body.scopes.length).toBeGreaterThan(0);
+    expect(reader.body.scopes.every((scope: string) => scope.endsWith('.read'))).toBe(true);
+  });
+
   it('refuses unknown scopes and a bad key_id with 400', async () => {
     const { token } = await signIn(app, newWallet());
     expect((await app.post('/api/mint-api-key', { label: 'x', scopes: ['god.mode'] }, { token })).status).toBe(400);

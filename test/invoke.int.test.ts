@@ -203,15 +203,20 @@ describe('POST /api/v1/agents/{id}/invoke', () => {
 });
 
 describe('/api/agents/{id}/invoke (family A)', () => {
-  it('GET describes a callable agent and 404s otherwise', async () => {
+  it('GET describes a callable agent and 404s for an unknown, not callable or paused one', async () => {
     const agent = await callableAgent('/echo', 0.5, { invoke_schema: { type: 'object' } });
     const info = await app.get(`/api/agents/${agent.id}/invoke`);
     expect(info.status).toBe(200);
     expect(info.body).toMatchObject({ callable: true, invoke_schema: { type: 'object' }, price_claw_per_call: 0.5 });
     expect(info.body.usage.method).toBe('POST');
     const notCallable = await callableAgent('/echo', 0, { is_callable: false });
-    expect((await app.get(`/api/agents/${notCallable.id}/invoke`)).status).toBe(404);
-    expect((await app.get(`/api/agents/${crypto.randomUUID()}/invoke`)).status).toBe(404);
+    const paused = await callableAgent('/echo', 0, { status: 'paused' });
+    const noUrl = await callableAgent('/echo', 0, { invoke_url: null });
+    for (const id of [notCallable.id, paused.id, noUrl.id, crypto.randomUUID()]) {
+      const response = await app.get(`/api/agents/${id}/invoke`);
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ code: 'not_found', error: expect.any(String) });
+    }
   });
 
   it('POST invokes for a caller that proves its wallet, by bearer or signature', async () => {

@@ -46,6 +46,17 @@ describe('tiers', () => {
     expect(await storedTiers(account.address)).toEqual([tier]);
   });
 
+  it('a wallet that already holds 1,000,000 tokens registers at tier entry (read at first sight, not only at sign-in)', async () => {
+    const account = newWallet();
+    await chain.giveTokens(account.address, 1_000_000n);
+    const { response } = await registerAgent(app, account);
+    expect(response.status).toBe(201);
+    expect(response.body.tier).toBe('entry');
+    expect(await storedTiers(account.address)).toEqual(['entry']);
+    const profile = await app.get(`/api/agents/${response.body.id}/public-profile`);
+    expect(profile.body.tier ?? profile.body.agent?.tier).toBe('entry');
+  });
+
   it('respects decimals: one wei short of 1,000,000 tokens is no tier', async () => {
     const account = newWallet();
     await registerAgent(app, account);

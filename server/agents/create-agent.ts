@@ -6,7 +6,7 @@ import { prismaRunner } from '../core/db/sql-runner';
 import { emit } from '../events/emit';
 import { ApiError } from '../core/errors';
 import { generateHandle } from './handles';
-import { lastKnownTier } from './tiers';
+import { lastKnownTier, tierOfWallet, type Tier } from './tiers';
 
 export interface NewAgent {
   ownerWallet: Address;
@@ -23,7 +23,7 @@ export interface NewAgent {
 
 export class AgentExistsError extends Error {}
 
-async function insertAgent(input: NewAgent, handle: string, tx: Prisma.TransactionClient): Promise<Agent> {
+async function insertAgent(input: NewAgent, handle: string, tier: Tier, tx: Prisma.TransactionClient): Promise<Agent> {
   const agent = await tx.agent.create({
     data: {
       ownerWallet: input.ownerWallet,
@@ -35,8 +35,7 @@ async function insertAgent(input: NewAgent, handle: string, tx: Prisma.Transacti
       scopes: input.scopes ?? [],
       maxSpendPerDay: input.maxSpendPerDay ?? null,
       metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
-      // The wallet's tier as last read from the chain (sign-in reads it just before).
-      tier: lastKnownTier(input.ownerWallet) ?? 'none',
+      tier,
     },
   });
   await emit(
@@ -60,11 +59,14 @@ async function insertAgent(input: NewAgent, handle: string, tx: Prisma.Transacti
  * the caller's transaction (a generated handle's rare collision is then not retried).
  */
 export async function createAgent(input: NewAgent, tx?: Prisma.TransactionClient): Promise<Agent> {
+  // Every door that first sees a wallet (register-agent, POST /api/v1/agents, bootstrap) reads its tier
+  // from its holdings, as sign-in does; inside a caller's transaction only the last reading is at hand.
+  const tier = tx ? (lastKnownTier(input.ownerWallet) ?? 'none') : await tierOfWallet(input.ownerWallet);
   for (let attempt = 0; ; attempt++) {
     try {
-      if (tx) return await insertAgent(input, input.handle ?? (await generateHandle(input.name, tx)), tx);
+      if (tx) return await insertAgent(input, input.handle ?? (await generateHandle(input.name, tx)), tier, tx);
       const handle = input.handle ?? (await generateHandle(input.name, db()));
-      return await db().$transaction((own) => insertAgent(input, handle, own));
+      return await db().$transaction((own) => insertAgent(input, handle, tier, own));
     } catch (error) {
       if (isUniqueViolation(error, 'handle')) {
         if (input.handle) throw new ApiError('handle_taken', `Handle ${input.handle} is already taken`, { handle: input.handle });

@@ -2,7 +2,7 @@ import { db } from '../core/db';
 import type { ApiKey } from '../core/db/generated/client';
 import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
-import { normalizeScopes, READ_SCOPES } from '../core/scopes';
+import { normalizeScopes, READ_SCOPES, WALLET_SCOPES } from '../core/scopes';
 import { hashSecret, newApiKey } from './credentials';
 
 function keyView(key: ApiKey) {
@@ -25,13 +25,23 @@ export async function listApiKeys(caller: Caller) {
 }
 
 /**
- * POST /api/mint-api-key: a new key with at most the caller's own scopes; the secret is shown once.
- * Without `scopes` the key may only read (least privilege: a key handed to a script or a service
+ * The scopes a caller may put on a key it mints. A bearer token or an API key is a delegated
+ * credential: never more than it holds. The wallet's own signature (signature headers, the web
+ * session) is the root credential: any scope the wallet could get by signing in.
+ */
+function grantableScopes(caller: Caller): readonly string[] {
+  return caller.via === 'signature' ? WALLET_SCOPES : caller.scopes;
+}
+
+/**
+ * POST /api/mint-api-key: a new key with at most the scopes the caller may grant; the secret is shown
+ * once. Without `scopes` the key may only read (least privilege: a key handed to a script or a service
  * should not spend, publish or manage keys unless that was asked for).
  */
 export async function mintApiKey(caller: Caller, input: { label: string; scopes?: string[] }) {
-  const scopes = normalizeScopes(input.scopes ?? READ_SCOPES.filter((scope) => caller.scopes.includes(scope)));
-  const beyond = scopes.find((scope) => !caller.scopes.includes(scope));
+  const grantable = grantableScopes(caller);
+  const scopes = normalizeScopes(input.scopes ?? READ_SCOPES.filter((scope) => grantable.includes(scope)));
+  const beyond = scopes.find((scope) => !grantable.includes(scope));
   if (beyond) {
     throw new ApiError('missing_scope', `Cannot grant scope ${beyond}: the calling credential does not hold it`, {
       required_scope: beyond,

@@ -3,7 +3,7 @@ import type { Address } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import { db } from '../core/db';
 import { currentRuntime } from '../core/runtime';
-import { ALL_SCOPES, normalizeScopes } from '../core/scopes';
+import { normalizeScopes, WALLET_SCOPES } from '../core/scopes';
 
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
 
@@ -25,7 +25,7 @@ export async function createChallenge(input: ChallengeInput) {
   const issuedAt = new Date();
   const expiresAt = new Date(issuedAt.getTime() + CHALLENGE_TTL_MS);
   // Without requested_scopes the token gets every scope: the wallet owner is signing.
-  const scopes = normalizeScopes(input.requestedScopes ?? ALL_SCOPES);
+  const scopes = normalizeScopes(input.requestedScopes ?? WALLET_SCOPES);
   const message = createSiweMessage({
     domain: base.host,
     address: input.ownerWallet,

@@ -32,6 +32,13 @@ export const FAMILY_B_SCOPES = [
 
 export const ALL_SCOPES: readonly string[] = [...new Set<string>([...FAMILY_A_SCOPES, ...FAMILY_B_SCOPES])].sort();
 
+/**
+ * What a wallet's own signature may grant it: a sign-in (challenge and verify, or the web session) and a
+ * key minted with signature headers. Every scope today: none is reserved (admin rights come from
+ * ADMIN_WALLETS, not from a scope).
+ */
+export const WALLET_SCOPES: readonly string[] = ALL_SCOPES;
+
 export type Scope = (typeof FAMILY_A_SCOPES)[number] | (typeof FAMILY_B_SCOPES)[number];
 
 // spec: skills.publish is an alias of marketplace.write

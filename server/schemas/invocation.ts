@@ -30,9 +30,10 @@ export const invocationA = z
 
 export const invokeInfo = z
   .strictObject({
-    callable: z.boolean(),
+    // Only callable agents are described (404 otherwise).
+    callable: z.literal(true),
     agent_id: z.uuid(),
-    status: z.enum(['active', 'paused']),
+    status: z.literal('active'),
     invoke_schema: jsonObject.nullable(),
     price_claw_per_call: clawOut,
     ...pendingPriceFields,

@@ -3,7 +3,7 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { Address } from 'viem';
 import { ApiError } from '../core/errors';
 import type { Caller } from '../core/caller';
-import { ALL_SCOPES } from '../core/scopes';
+import { WALLET_SCOPES } from '../core/scopes';
 import { primaryAgentOf } from '../agents/find-agent';
 
 /** What every procedure knows about the request: the session's wallet (null when signed out) and whether it is an admin. */
@@ -79,7 +79,7 @@ export async function sessionCaller(wallet: Address): Promise<Caller> {
     wallet,
     agentId: agent?.id ?? null,
     agentPubkey: agent?.agentPubkey ?? null,
-    scopes: ALL_SCOPES,
+    scopes: WALLET_SCOPES,
     credentialId: null,
     maxSpendPerDay: agent?.maxSpendPerDay ?? null,
   };

@@ -16,15 +16,18 @@ export default endpoint({
   params: agentRef,
   status: 200,
   response: invokeInfo,
-  errors: { 404: 'Unknown or not callable' },
+  errors: { 404: 'Unknown, paused or not callable' },
   async handler({ params }) {
     const agent = await requireAgent(params.id);
-    if (!agent.isCallable || !agent.invokeUrl) throw new ApiError('not_found', 'Agent not found or not callable');
+    // spec: 404 for an agent that is missing or not callable; a paused agent cannot be called either.
+    if (!agent.isCallable || !agent.invokeUrl || agent.status !== 'active') {
+      throw new ApiError('not_found', 'Agent not found or not callable');
+    }
     const { config } = currentRuntime();
     return {
-      callable: agent.status === 'active',
+      callable: true as const,
       agent_id: agent.id,
-      status: agent.status as 'active' | 'paused',
+      status: 'active' as const,
       invoke_schema: (agent.invokeSchema as Record<string, unknown> | null) ?? null,
       ...pendingPriceView(agent, new Date()),
       usage: {

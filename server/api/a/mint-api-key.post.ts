@@ -8,7 +8,7 @@ export default endpoint({
   path: '/api/mint-api-key',
   summary: 'Create an API key; the secret is shown once',
   description:
-    'Without `scopes`, the key gets the read scopes only (docs/spec-decisions.md); it never gets more than the caller holds.',
+    'Without `scopes`, the key gets the read scopes only (docs/spec-decisions.md). A key minted by bearer token or API key never gets more than that credential holds; one minted with signature headers (the wallet itself) may get any scope.',
   tags: ['API keys'],
   auth: ['bearer', 'signature'],
   scopes: ['api_keys.manage'],
@@ -17,6 +17,6 @@ export default endpoint({
   body: mintApiKeyBody,
   status: 201,
   response: apiKeyCreated,
-  errors: { 403: 'A requested scope is beyond the calling credential' },
+  errors: { 403: 'A requested scope is beyond the calling bearer token or API key' },
   handler: ({ caller, body }) => mintApiKey(caller, body),
 });

@@ -6,7 +6,7 @@ import { listApiKeys, mintApiKey, revokeApiKey } from '../../auth/api-keys';
 import { getCredits } from '../../credits/get-credits';
 import { patchAgentBody } from '../../schemas/agent';
 import { mintApiKeyBody, revokeApiKeyBody } from '../../schemas/api-key';
-import { ALL_SCOPES } from '../../core/scopes';
+import { WALLET_SCOPES } from '../../core/scopes';
 import { EVENT_MIN_TIER, EVENT_NAMES } from '../../events/emit';
 import { deleteMemory, listMemory, readMemory } from '../../memory/memory';
 import { webhookBody, webhookRef, deliveryRef } from '../../schemas/webhook';
@@ -44,7 +44,7 @@ export const meRouter = router({
   }),
   apiKeys: walletProcedure.query(async ({ ctx }) => ({
     ...(await listApiKeys(await sessionCaller(ctx.wallet))),
-    scopes: ALL_SCOPES,
+    scopes: WALLET_SCOPES,
   })),
   /** The secret is in this answer only (mint-once). */
   mintApiKey: walletProcedure
