@@ -67,6 +67,9 @@ const schema = z.object({
     .optional(),
   SMART_MONEY_LARGE_SWAP_USD: int(1, 1_000_000_000).default(10_000),
   DEPOSIT_CONFIRMATIONS: int(0, 1000).optional(),
+  // Senders whose transfers to the treasury are never credited (the platform's own accounts),
+  // besides the treasury and its Safe owners, which are always excluded.
+  DEPOSIT_EXCLUDED_SENDERS: addressList.default([]),
   SERVICE_NETWORK: z.enum(['mainnet', 'testnet']).default('mainnet'),
   ALLOW_PRIVATE_URLS: bool.default(false),
   ADMIN_WALLETS: addressList.default([]),
