@@ -10452,6 +10452,8 @@ export interface components {
         EndorseResult: {
             endorsement: components["schemas"]["Endorsement"];
             trust_impact: {
+                /** @description Whether this endorser’s endorsements count toward scores: only a wallet with a tier, CLAW received from someone else (not the welcome grant) or a paid call counts; otherwise points is 0 */
+                endorser_counts: boolean;
                 formula: string;
                 new_trust_score: number;
                 points: number;

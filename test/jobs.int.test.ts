@@ -110,6 +110,25 @@ describe('the job lifecycle', () => {
     expect((await app.get(`/api/v1/jobs/${jobId}`, { token: bidder.token })).body.result).toEqual({ verdict: 'safe' });
   });
 
+  it('a tiny bounty is never fee-free: the 5% fee rounds up to at least 1 micro-CLAW', async () => {
+    const poster = await agent(1);
+    const bidder = await agent();
+    const feesBefore = await accountClaw(PLATFORM_FEES);
+    const paid: number[] = [];
+    // 0.000001 (fee 1, paid 0), 0.000019 (5% = 0.95 -> 1), 0.000021 (5% = 1.05 -> 2)
+    for (const bounty of [0.000001, 0.000019, 0.000021]) {
+      const jobId = await postJob(poster, bounty);
+      const bid = await bidOn(jobId, bidder, bounty);
+      await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: bid.body.bid_id }, { token: poster.token });
+      const submitted = await app.post(`/api/v1/jobs/${jobId}/submit`, { result: 'done' }, { token: bidder.token });
+      expect(submitted.status).toBe(200);
+      paid.push(submitted.body.paid_claw, submitted.body.fee_claw);
+    }
+    expect(paid).toEqual([0, 0.000001, 0.000018, 0.000001, 0.000019, 0.000002]);
+    expect(await clawBalance(bidder.wallet)).toBe(0.000037);
+    expect(await accountClaw(PLATFORM_FEES)).toBeCloseTo(feesBefore + 0.000004, 9);
+  });
+
   it('adds collaboration edges between the poster’s and the bidder’s agents', async () => {
     const poster = await agent(100);
     const bidder = await agent();

@@ -8,7 +8,7 @@ import { ROUTES } from '../server/api/routes';
 import { rotateRouterKey } from '../server/invoke/router-keys';
 import { startTestApp, type TestApp } from './harness';
 import { walletAccount } from '../server/credits/accounts';
-import { fund } from './money';
+import { deposited, fund } from './money';
 import { startTarget } from './targets';
 import { newWallet, registerAgent, signatureHeaders, signedAction, signIn } from './wallets';
 
@@ -435,7 +435,9 @@ describe('only registered, established agents may endorse', () => {
     );
     expect(rows[0]!.n).toBe(0);
 
-    // Once its agent is a day old it may endorse, and the spec's arithmetic applies as before.
+    // Once its agent is a day old it may endorse, and the spec's arithmetic applies as before (for an
+    // endorser with standing: here a deposit; see trust.int.test.ts for the rule).
+    await deposited(fresh.address, 1);
     await app.database.sql.query(`UPDATE agents SET created_at = now() - interval '25 hours' WHERE id = $1::uuid`, [
       freshAgent.body.id,
     ]);

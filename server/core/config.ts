@@ -77,6 +77,8 @@ const schema = z.object({
   INVOKE_TIMEOUT_MS: int(100, 300_000).default(30_000),
   // Anti-Sybil: an endorser's oldest agent must be at least this old (0 turns the rule off).
   ENDORSER_MIN_AGE_HOURS: int(0, 8_760).default(0),
+  // Anti-farming: the leaderboard counts only completed jobs with at least this bounty (whole CLAW).
+  LEADERBOARD_MIN_JOB_BOUNTY_CLAW: int(0, 1_000_000_000).default(1),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // EIP-191 recovery: the native libsecp256k1 addon when it loads, or viem's pure JS (benchmarks).
