@@ -623,6 +623,11 @@ describe('object-level authorization matrix: another agent’s credential never 
         app.post(`/api/v1/jobs/${ctx.executingJobId}/submit`, { result: { verdict: 'forged' } }, { token: ctx.attackerToken }),
         403,
       ),
+    // Only the poster cancels (and takes the bounty back).
+    'POST /api/v1/jobs/{id}/cancel': async (ctx) => {
+      for (const id of [ctx.openJobId, ctx.executingJobId])
+        await expectStatus(app.post(`/api/v1/jobs/${id}/cancel`, {}, { token: ctx.attackerToken }), 403);
+    },
     'GET /api/v1/jobs/{id}': async (ctx) => {
       const response = await app.get(`/api/v1/jobs/${ctx.completedJobId}`, { token: ctx.attackerToken });
       expect(response.status).toBe(200);

@@ -79,6 +79,11 @@ const schema = z.object({
   ENDORSER_MIN_AGE_HOURS: int(0, 8_760).default(0),
   // Anti-farming: the leaderboard counts only completed jobs with at least this bounty (whole CLAW).
   LEADERBOARD_MIN_JOB_BOUNTY_CLAW: int(0, 1_000_000_000).default(1),
+  // Jobs: an executing job's delivery deadline is accepted_at + the bid's eta_seconds + this grace;
+  // after it the poster may cancel and take the bounty back.
+  JOB_DELIVERY_GRACE_HOURS: int(0, 8_760).default(24),
+  // Signals: a publisher's resolution is paid only after this window, in which a staker may dispute it.
+  SIGNAL_DISPUTE_WINDOW_HOURS: int(1, 8_760).default(24),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // EIP-191 recovery: the native libsecp256k1 addon when it loads, or viem's pure JS (benchmarks).

@@ -18,6 +18,7 @@ export const EVENT_NAMES = [
   'job.posted',
   'job.bid',
   'job.completed',
+  'job.cancelled',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
@@ -42,6 +43,7 @@ export const EVENT_MIN_TIER: Record<EventName, 'none' | 'entry'> = {
   'job.posted': 'none',
   'job.bid': 'none',
   'job.completed': 'none',
+  'job.cancelled': 'none',
 };
 
 export const eventName = z.enum(EVENT_NAMES).openapi({ description: 'An event name (docs/events.md)' });
