@@ -5003,7 +5003,7 @@ export interface paths {
                     /** @description required_skill, exact match ignoring case */
                     skill?: string;
                     /** @description Default all */
-                    status?: "open" | "bid" | "executing" | "completed" | "expired" | "all";
+                    status?: "open" | "bid" | "executing" | "completed" | "expired" | "cancelled" | "all";
                 };
                 header?: never;
                 path?: never;
@@ -5508,6 +5508,140 @@ export interface paths {
                     };
                 };
                 /** @description bid_claw above the bounty; The Idempotency-Key was used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a job (poster only) and take the bounty back
+         * @description Allowed while the job is open or bid (no bid accepted yet), and for an executing job once its delivery_deadline (accepted_at + the accepted bid’s eta_seconds + a grace period) has passed without a submission. The bounty returns from escrow to the poster. Emits job.cancelled.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Repeat the same request with the same key to get the first answer again; nothing happens twice (24 h) */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JobCancelled"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not the poster; Missing scope (jobs.write) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown job */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Completed, expired or cancelled already, or executing within its delivery deadline; A request with this Idempotency-Key is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a different request */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9294,7 +9428,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped")[];
+                        events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped" | "job.cancelled")[];
                         /** @description HMAC key (its UTF-8 bytes); when omitted the server generates one and returns it once */
                         secret?: string;
                         /** @description https URL (http on testnet only) */
@@ -9830,7 +9964,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped")[];
+                        events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped" | "job.cancelled")[];
                         message?: string;
                         /** @description HMAC key (its UTF-8 bytes); when omitted the server generates one and returns it once */
                         secret?: string;
@@ -10412,7 +10546,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             delivery_count: number;
-            events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped")[];
+            events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped" | "job.cancelled")[];
             /** Format: uuid */
             id: string;
             is_active: boolean;
@@ -10508,6 +10642,8 @@ export interface components {
         EndorseResult: {
             endorsement: components["schemas"]["Endorsement"];
             trust_impact: {
+                /** @description Whether this endorser’s endorsements count toward scores: only a wallet with a tier, CLAW received from someone else (not the welcome grant) or a paid call counts; otherwise points is 0 */
+                endorser_counts: boolean;
                 formula: string;
                 new_trust_score: number;
                 points: number;
@@ -10704,9 +10840,16 @@ export interface components {
             /** @description CLAW (at most 6 decimals) */
             bounty_claw: number;
             /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: date-time */
             completed_at: string | null;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description Executing jobs: accepted_at + the accepted bid’s eta_seconds + JOB_DELIVERY_GRACE_HOURS; after it the poster may cancel (POST /api/v1/jobs/{id}/cancel)
+             */
+            delivery_deadline: string | null;
             description: string;
             /** Format: date-time */
             expires_at: string;
@@ -10715,7 +10858,7 @@ export interface components {
             requested_by_wallet: string;
             required_skill: string | null;
             /** @enum {string} */
-            status: "open" | "bid" | "executing" | "completed" | "expired";
+            status: "open" | "bid" | "executing" | "completed" | "expired" | "cancelled";
             title: string;
         };
         JobAccepted: {
@@ -10726,6 +10869,16 @@ export interface components {
             job_id: string;
             /** @enum {string} */
             status: "executing";
+        };
+        JobCancelled: {
+            /** Format: date-time */
+            cancelled_at: string;
+            /** Format: uuid */
+            job_id: string;
+            /** @description The bounty, back from escrow to the poster */
+            refunded_claw: number;
+            /** @enum {string} */
+            status: "cancelled";
         };
         JobCompleted: {
             bidder_wallet: string;
@@ -10746,9 +10899,16 @@ export interface components {
             /** @description CLAW (at most 6 decimals) */
             bounty_claw: number;
             /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: date-time */
             completed_at: string | null;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description Executing jobs: accepted_at + the accepted bid’s eta_seconds + JOB_DELIVERY_GRACE_HOURS; after it the poster may cancel (POST /api/v1/jobs/{id}/cancel)
+             */
+            delivery_deadline: string | null;
             description: string;
             /** Format: date-time */
             expires_at: string;
@@ -10761,7 +10921,7 @@ export interface components {
             /** @description The submitted result; only the poster and the winning bidder see it (null for others) */
             result?: unknown;
             /** @enum {string} */
-            status: "open" | "bid" | "executing" | "completed" | "expired";
+            status: "open" | "bid" | "executing" | "completed" | "expired" | "cancelled";
             title: string;
         };
         JobList: {
@@ -11795,7 +11955,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             delivery_count: number;
-            events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped")[];
+            events: ("agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped" | "job.cancelled")[];
             /** Format: uuid */
             id: string;
             is_active: boolean;
@@ -11814,7 +11974,7 @@ export interface components {
              * @description An event name (docs/events.md)
              * @enum {string}
              */
-            event: "agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped";
+            event: "agent.registered" | "agent.tier_upgraded" | "agent.invoked" | "smart_money.alert" | "smart_money.large_swap" | "smart_money.swap" | "smart_money.new_position" | "smart_money.exit" | "scan.completed" | "skill.published" | "skill.installed" | "job.posted" | "job.bid" | "job.completed" | "pipeline.run_stopped" | "job.cancelled";
             /** @description The event envelope id (evt_...) */
             event_id: string;
             /** Format: uuid */

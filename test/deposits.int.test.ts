@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erc20Abi, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { artifact } from '../server/chain/artifacts';
-import { DEPLOYER_KEY } from '../server/chain/devnet/deploy';
+import { DEPLOYER_KEY, TREASURY_KEY } from '../server/chain/devnet/deploy';
 import { TOKEN_UNIT, useTestChain } from './chain';
 import { startTestApp, type TestApp } from './harness';
 import { clawBalance } from './money';
@@ -176,6 +176,62 @@ describe('POST /api/v1/credits/deposit', () => {
     );
     expect(await clawBalance(who.account.address)).toBe(0);
     expect((await claim(who, hash)).status).toBe(200);
+  });
+});
+
+describe('only real inflows are credited', () => {
+  it('a transfer from the treasury to itself, claimed with the devnet treasury key, credits nothing (422 excluded_sender)', async () => {
+    const treasury = privateKeyToAccount(TREASURY_KEY);
+    await chain.giveTokens(treasury.address, 1000n);
+    const { token } = await signIn(app, treasury);
+    const hash = await chain.transfer(TREASURY_KEY, chain.deployment.platformToken, chain.deployment.treasury, 500n * TOKEN_UNIT);
+    const response = await app.post('/api/v1/credits/deposit', { tx_hash: hash }, { token });
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ code: 'deposit_invalid', details: { reason: 'excluded_sender' } });
+    expect(await clawBalance(treasury.address)).toBe(0);
+  });
+
+  describe('a Safe treasury and DEPOSIT_EXCLUDED_SENDERS', () => {
+    let safeApp: TestApp;
+    // A platform account (listed in lowercase: the list accepts either form).
+    const listedKey = generatePrivateKey();
+    beforeAll(async () => {
+      safeApp = await startTestApp(
+        {
+          TREASURY_ADDRESS: chain.deployment.safe,
+          DEPOSIT_EXCLUDED_SENDERS: privateKeyToAccount(listedKey).address.toLowerCase(),
+        },
+        { chain },
+      );
+    });
+    afterAll(() => safeApp?.close());
+
+    const claimOn = async (key: Hex, tokens: bigint) => {
+      const account = privateKeyToAccount(key);
+      await chain.setEth(account.address, 10n ** 18n);
+      await chain.giveTokens(account.address, tokens);
+      const { token } = await signIn(safeApp, account);
+      const hash = await chain.transfer(key, chain.deployment.platformToken, chain.deployment.safe, tokens * TOKEN_UNIT);
+      return { account, response: await safeApp.post('/api/v1/credits/deposit', { tx_hash: hash }, { token }) };
+    };
+
+    it('the Safe’s owner cannot deposit into it, a configured platform account neither, a stranger can', async () => {
+      const owner = await claimOn(DEPLOYER_KEY, 10n);
+      expect(owner.response.status).toBe(422);
+      expect(owner.response.body.details.reason).toBe('excluded_sender');
+      expect(await clawBalance(owner.account.address)).toBe(0);
+
+      const stranger = await claimOn(generatePrivateKey(), 7n);
+      expect(stranger.response.status).toBe(200);
+      expect(stranger.response.body.amount_claw).toBe(7);
+    });
+
+    it('a sender listed in DEPOSIT_EXCLUDED_SENDERS is never credited', async () => {
+      const listed = await claimOn(listedKey, 5n);
+      expect(listed.response.status).toBe(422);
+      expect(listed.response.body.details.reason).toBe('excluded_sender');
+      expect(await clawBalance(listed.account.address)).toBe(0);
+    });
   });
 });
 

@@ -110,6 +110,25 @@ describe('the job lifecycle', () => {
     expect((await app.get(`/api/v1/jobs/${jobId}`, { token: bidder.token })).body.result).toEqual({ verdict: 'safe' });
   });
 
+  it('a tiny bounty is never fee-free: the 5% fee rounds up to at least 1 micro-CLAW', async () => {
+    const poster = await agent(1);
+    const bidder = await agent();
+    const feesBefore = await accountClaw(PLATFORM_FEES);
+    const paid: number[] = [];
+    // 0.000001 (fee 1, paid 0), 0.000019 (5% = 0.95 -> 1), 0.000021 (5% = 1.05 -> 2)
+    for (const bounty of [0.000001, 0.000019, 0.000021]) {
+      const jobId = await postJob(poster, bounty);
+      const bid = await bidOn(jobId, bidder, bounty);
+      await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: bid.body.bid_id }, { token: poster.token });
+      const submitted = await app.post(`/api/v1/jobs/${jobId}/submit`, { result: 'done' }, { token: bidder.token });
+      expect(submitted.status).toBe(200);
+      paid.push(submitted.body.paid_claw, submitted.body.fee_claw);
+    }
+    expect(paid).toEqual([0, 0.000001, 0.000018, 0.000001, 0.000019, 0.000002]);
+    expect(await clawBalance(bidder.wallet)).toBe(0.000037);
+    expect(await accountClaw(PLATFORM_FEES)).toBeCloseTo(feesBefore + 0.000004, 9);
+  });
+
   it('adds collaboration edges between the poster’s and the bidder’s agents', async () => {
     const poster = await agent(100);
     const bidder = await agent();
@@ -156,6 +175,93 @@ describe('the job lifecycle', () => {
       [jobId],
     );
     expect(refunds).toHaveLength(1);
+  });
+});
+
+describe('cancel: jobs do not lock money forever', () => {
+  it('the poster takes the bounty back once the winner missed its delivery deadline (eta + grace), not before', async () => {
+    const poster = await agent(100);
+    const bidder = await agent();
+    const jobId = await postJob(poster, 100);
+    const bid = await bidOn(jobId, bidder, 80);
+    const acceptedAt = Date.now();
+    await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: bid.body.bid_id }, { token: poster.token });
+    const executing = await app.get(`/api/v1/jobs/${jobId}`);
+    // eta_seconds 3600 + JOB_DELIVERY_GRACE_HOURS 24
+    const deadline = Date.parse(executing.body.delivery_deadline);
+    expect(Math.abs(deadline - (acceptedAt + 3600_000 + 24 * 3600_000))).toBeLessThan(10_000);
+
+    const early = await app.post(`/api/v1/jobs/${jobId}/cancel`, {}, { token: poster.token });
+    expect(early.status).toBe(409);
+    expect(early.body.details).toMatchObject({ status: 'executing', delivery_deadline: executing.body.delivery_deadline });
+    expect((await app.post(`/api/v1/jobs/${jobId}/cancel`, {}, { token: bidder.token })).status).toBe(403);
+    expect(await clawBalance(poster.wallet)).toBe(0);
+
+    await app.database.sql.query(`UPDATE jobs SET delivery_deadline = now() - interval '1 second' WHERE id = $1`, [jobId]);
+    expect((await app.post(`/api/v1/jobs/${jobId}/cancel`, {}, { token: bidder.token })).status).toBe(403);
+    const cancelled = await app.post(`/api/v1/jobs/${jobId}/cancel`, {}, { token: poster.token });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ job_id: jobId, status: 'cancelled', refunded_claw: 100 });
+    expect(await clawBalance(poster.wallet)).toBe(100);
+    expect(await accountClaw(holdAccount('job', jobId))).toBe(0);
+    expect(await events('job.cancelled', jobId)).toEqual([
+      expect.objectContaining({
+        data: expect.objectContaining({
+          status: 'cancelled',
+          refunded_claw: 100,
+          reason: 'delivery_deadline_passed',
+          bidder_wallet: bidder.wallet,
+          requested_by_wallet: poster.wallet,
+        }),
+      }),
+    ]);
+    // too late to deliver, and nothing moves twice
+    expect((await app.post(`/api/v1/jobs/${jobId}/submit`, { result: 'late' }, { token: bidder.token })).status).toBe(409);
+    expect((await app.post(`/api/v1/jobs/${jobId}/cancel`, {}, { token: poster.token })).status).toBe(409);
+    expect(await clawBalance(bidder.wallet)).toBe(0);
+    expect(await clawBalance(poster.wallet)).toBe(100);
+    const detail = await app.get(`/api/v1/jobs/${jobId}`);
+    expect(detail.body).toMatchObject({ status: 'cancelled', cancelled_at: cancelled.body.cancelled_at });
+    expect((await app.get('/api/v1/jobs?status=cancelled')).body.jobs.map((j: any) => j.job_id)).toContain(jobId);
+  });
+
+  it('an open job (even with pending bids) can be cancelled at once; completed ones cannot', async () => {
+    const poster = await agent(30);
+    const bidder = await agent();
+    const jobId = await postJob(poster, 20);
+    await bidOn(jobId, bidder, 20);
+    const cancelled = await app.post(`/api/v1/jobs/${jobId}/cancel`, {}, { token: poster.token });
+    expect(cancelled.status).toBe(200);
+    expect((await events('job.cancelled', jobId))[0]!.data).toMatchObject({ reason: 'cancelled_by_poster', bidder_wallet: null });
+    expect((await app.get(`/api/v1/jobs/${jobId}`)).body.bids[0].status).toBe('rejected');
+    expect((await bidOn(jobId, await agent(), 5)).status).toBe(409);
+    expect(await clawBalance(poster.wallet)).toBe(30);
+
+    const done = await postJob(poster, 10);
+    const bid = await bidOn(done, bidder, 10);
+    await app.post(`/api/v1/jobs/${done}/accept`, { bid_id: bid.body.bid_id }, { token: poster.token });
+    await app.post(`/api/v1/jobs/${done}/submit`, { result: 1 }, { token: bidder.token });
+    const refused = await app.post(`/api/v1/jobs/${done}/cancel`, {}, { token: poster.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.details.status).toBe('completed');
+    expect((await app.post(`/api/v1/jobs/${crypto.randomUUID()}/cancel`, {}, { token: poster.token })).status).toBe(404);
+  });
+
+  it('a late submission racing the poster’s cancellation: exactly one wins and the bounty moves once', async () => {
+    const poster = await agent(10);
+    const bidder = await agent();
+    const jobId = await postJob(poster, 10);
+    const bid = await bidOn(jobId, bidder, 10);
+    await app.post(`/api/v1/jobs/${jobId}/accept`, { bid_id: bid.body.bid_id }, { token: poster.token });
+    await app.database.sql.query(`UPDATE jobs SET delivery_deadline = now() - interval '1 second' WHERE id = $1`, [jobId]);
+    const [submit, cancel] = await Promise.all([
+      app.post(`/api/v1/jobs/${jobId}/submit`, { result: 'x' }, { token: bidder.token }),
+      app.post(`/api/v1/jobs/${jobId}/cancel`, {}, { token: poster.token }),
+    ]);
+    expect([submit.status, cancel.status].sort()).toEqual([200, 409]);
+    const total = (await clawBalance(poster.wallet)) + (await clawBalance(bidder.wallet));
+    expect(total).toBe(submit.status === 200 ? 9.5 : 10);
+    expect(await accountClaw(holdAccount('job', jobId))).toBe(0);
   });
 });
 

@@ -115,6 +115,28 @@ describe('GET /api/v1/agents/leaderboard', () => {
     expect(plain.body.agents.length).toBeLessThanOrEqual(20);
     expect(plain.headers.get('cache-control')).toBe('public, max-age=60');
   });
+
+  it('jobs below LEADERBOARD_MIN_JOB_BOUNTY_CLAW (1 CLAW) earn no leaderboard points', async () => {
+    const poster = await agent(10);
+    const farmer = await agent(0, 'Farmer');
+    const complete = async (bounty: number) => {
+      const job = await app.post('/api/v1/jobs', { title: 'j', description: 'd', bounty_claw: bounty }, { token: poster.token });
+      const bid = await app.post(
+        `/api/v1/jobs/${job.body.job_id}/bid`,
+        { bid_claw: bounty, eta_seconds: 9, proposal: 'p' },
+        { token: farmer.token },
+      );
+      await app.post(`/api/v1/jobs/${job.body.job_id}/accept`, { bid_id: bid.body.bid_id }, { token: poster.token });
+      expect((await app.post(`/api/v1/jobs/${job.body.job_id}/submit`, { result: 1 }, { token: farmer.token })).status).toBe(200);
+    };
+    for (let i = 0; i < 5; i++) await complete(0.000001);
+    await complete(0.999999);
+    await complete(1);
+    // a limit no other test uses, so the 60 s cache holds nothing older
+    const board = await app.get('/api/v1/agents/leaderboard?sort=jobs&limit=99');
+    const row = board.body.agents.find((r: any) => r.wallet === farmer.wallet);
+    expect(row).toMatchObject({ jobs_completed: 1, score: 100 });
+  });
 });
 
 describe('GET /api/v1/agents/me/stats', () => {

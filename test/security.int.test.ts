@@ -8,7 +8,7 @@ import { ROUTES } from '../server/api/routes';
 import { rotateRouterKey } from '../server/invoke/router-keys';
 import { startTestApp, type TestApp } from './harness';
 import { walletAccount } from '../server/credits/accounts';
-import { fund } from './money';
+import { deposited, fund } from './money';
 import { startTarget } from './targets';
 import { newWallet, registerAgent, signatureHeaders, signedAction, signIn } from './wallets';
 
@@ -436,7 +436,9 @@ describe('only registered, established agents may endorse', () => {
     );
     expect(rows[0]!.n).toBe(0);
 
-    // Once its agent is a day old it may endorse, and the spec's arithmetic applies as before.
+    // Once its agent is a day old it may endorse, and the spec's arithmetic applies as before (for an
+    // endorser with standing: here a deposit; see trust.int.test.ts for the rule).
+    await deposited(fresh.address, 1);
     await app.database.sql.query(`UPDATE agents SET created_at = now() - interval '25 hours' WHERE id = $1::uuid`, [
       freshAgent.body.id,
     ]);
@@ -622,6 +624,11 @@ describe('object-level authorization matrix: another agent’s credential never 
         app.post(`/api/v1/jobs/${ctx.executingJobId}/submit`, { result: { verdict: 'forged' } }, { token: ctx.attackerToken }),
         403,
       ),
+    // Only the poster cancels (and takes the bounty back).
+    'POST /api/v1/jobs/{id}/cancel': async (ctx) => {
+      for (const id of [ctx.openJobId, ctx.executingJobId])
+        await expectStatus(app.post(`/api/v1/jobs/${id}/cancel`, {}, { token: ctx.attackerToken }), 403);
+    },
     'GET /api/v1/jobs/{id}': async (ctx) => {
       const response = await app.get(`/api/v1/jobs/${ctx.completedJobId}`, { token: ctx.attackerToken });
       expect(response.status).toBe(200);

@@ -1,6 +1,7 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from './harness';
+import { deposited, fund } from './money';
 import { newWallet, nowSeconds, registerAgent, signIn } from './wallets';
 
 const admin = newWallet();
@@ -24,6 +25,8 @@ async function ensureRegistered(account: PrivateKeyAccount) {
   registered.add(account.address);
   const existing = await app.database.sql.query('SELECT 1 FROM agents WHERE lower(owner_wallet) = lower($1)', [account.address]);
   if (existing.length === 0) expect((await registerAgent(app, account)).response.status).toBe(201);
+  // An endorser with standing (it deposited), so its endorsements count (the Sybil rule has its own tests).
+  await deposited(account.address, 1);
 }
 
 async function endorse(
@@ -267,6 +270,58 @@ describe('POST /api/v1/agents/{id}/attest', () => {
     expect((await app.post(`/api/v1/agents/${subject.id}/attest`, { verdict: 'neutral', weight: 5 }, { token })).status).toBe(
       200,
     );
+  });
+});
+
+describe('endorsements that cost nothing count nothing (anti-Sybil)', () => {
+  /** A wallet whose only CLAW is the welcome grant: it bootstraps an agent and endorses at once. */
+  async function freeloader() {
+    const account = newWallet();
+    const { token } = await signIn(app, account);
+    const boot = await app.post('/api/v1/agents/bootstrap', { agent_name: 'Sybil' }, { token });
+    expect(boot.status, boot.text).toBeLessThan(300);
+    expect(boot.body.welcome_claw).toBe(100);
+    registered.add(account.address);
+    return { account, token };
+  }
+
+  it('a welcome-grant-only endorser adds 0 (trust_impact says so), and counts +10 once it earned CLAW from someone else', async () => {
+    const subject = await agent();
+    const sybils = [await freeloader(), await freeloader(), await freeloader()];
+    for (const sybil of sybils) {
+      const response = await endorse(sybil.account, subject.id, 'trusted');
+      expect(response.status).toBe(201);
+      expect(response.body.trust_impact).toMatchObject({ points: 0, endorser_counts: false, new_trust_score: 0 });
+    }
+    const before = await app.get(`/api/v1/agents/${subject.id}`);
+    expect(before.body.trust.components).toMatchObject({ attestations: 0, connections: 0 });
+    expect(before.body.trust_score).toBe(0);
+
+    // The first sybil does paid work for a stranger (a job won): its endorsement now counts.
+    const poster = newWallet();
+    const posterSession = await signIn(app, poster);
+    await fund(poster.address, 10);
+    const job = await app.post('/api/v1/jobs', { title: 't', description: 'd', bounty_claw: 5 }, { token: posterSession.token });
+    const bid = await app.post(
+      `/api/v1/jobs/${job.body.job_id}/bid`,
+      { bid_claw: 5, eta_seconds: 60, proposal: 'p' },
+      { token: sybils[0]!.token },
+    );
+    await app.post(`/api/v1/jobs/${job.body.job_id}/accept`, { bid_id: bid.body.bid_id }, { token: posterSession.token });
+    expect((await app.post(`/api/v1/jobs/${job.body.job_id}/submit`, { result: 1 }, { token: sybils[0]!.token })).status).toBe(
+      200,
+    );
+    expect(await score(subject.id)).toBe(10);
+
+    // A real endorser still moves the score by the spec's +10 and +2 for its connection; re-deriving
+    // the subject's edges also adds the now-earning sybil's connection (+2).
+    const real = await endorse(newWallet(), subject.id, 'trusted');
+    expect(real.body.trust_impact).toMatchObject({ endorser_counts: true, points: 14, new_trust_score: 24 });
+    // The two without standing still count nothing.
+    expect((await app.get(`/api/v1/agents/${subject.id}`)).body.trust.components).toMatchObject({
+      attestations: 20,
+      connections: 4,
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 // Values shared by the server pages (app/jobs, app/signals, app/leaderboard) and their client components:
 // constants exported from a 'use client' module are client references on the server, so they live here.
 
-export const JOB_STATUSES = ['open', 'bid', 'executing', 'completed', 'expired'] as const;
+export const JOB_STATUSES = ['open', 'bid', 'executing', 'completed', 'expired', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const SIGNAL_TYPES = ['long', 'short', 'alert', 'insight', 'neutral'] as const;

@@ -61,6 +61,7 @@ import v1JobsGet from './v1/jobs.get';
 import v1JobsPost from './v1/jobs.post';
 import v1JobsIdAcceptPost from './v1/jobs.[id].accept.post';
 import v1JobsIdBidPost from './v1/jobs.[id].bid.post';
+import v1JobsIdCancelPost from './v1/jobs.[id].cancel.post';
 import v1JobsIdGet from './v1/jobs.[id].get';
 import v1JobsIdSubmitPost from './v1/jobs.[id].submit.post';
 import v1McpGet from './v1/mcp.get';
@@ -164,6 +165,7 @@ export const ROUTES: AnyEndpoint[] = [
   v1JobsPost,
   v1JobsIdAcceptPost,
   v1JobsIdBidPost,
+  v1JobsIdCancelPost,
   v1JobsIdGet,
   v1JobsIdSubmitPost,
   v1McpGet,

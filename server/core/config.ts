@@ -67,6 +67,9 @@ const schema = z.object({
     .optional(),
   SMART_MONEY_LARGE_SWAP_USD: int(1, 1_000_000_000).default(10_000),
   DEPOSIT_CONFIRMATIONS: int(0, 1000).optional(),
+  // Senders whose transfers to the treasury are never credited (the platform's own accounts),
+  // besides the treasury and its Safe owners, which are always excluded.
+  DEPOSIT_EXCLUDED_SENDERS: addressList.default([]),
   SERVICE_NETWORK: z.enum(['mainnet', 'testnet']).default('mainnet'),
   ALLOW_PRIVATE_URLS: bool.default(false),
   ADMIN_WALLETS: addressList.default([]),
@@ -76,6 +79,13 @@ const schema = z.object({
   PRICE_NOTICE_SECONDS: int(0, 30 * 86_400).default(600),
   // Anti-Sybil: an endorser's oldest agent must be at least this old (0 turns the rule off).
   ENDORSER_MIN_AGE_HOURS: int(0, 8_760).default(0),
+  // Anti-farming: the leaderboard counts only completed jobs with at least this bounty (whole CLAW).
+  LEADERBOARD_MIN_JOB_BOUNTY_CLAW: int(0, 1_000_000_000).default(1),
+  // Jobs: an executing job's delivery deadline is accepted_at + the bid's eta_seconds + this grace;
+  // after it the poster may cancel and take the bounty back.
+  JOB_DELIVERY_GRACE_HOURS: int(0, 8_760).default(24),
+  // Signals: a publisher's resolution is paid only after this window, in which a staker may dispute it.
+  SIGNAL_DISPUTE_WINDOW_HOURS: int(1, 8_760).default(24),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // EIP-191 recovery: the native libsecp256k1 addon when it loads, or viem's pure JS (benchmarks).

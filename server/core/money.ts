@@ -12,6 +12,15 @@ export function clawToMicro(value: number): bigint | null {
 }
 
 /**
+ * A platform fee of `bps` basis points of `amount`, rounded **up** to the micro-CLAW: any amount
+ * above 0 pays at least 1 micro-CLAW, so splitting work into tiny payments never avoids the fee.
+ * Every fee the platform takes (jobs, signals, paid skills) is computed here.
+ */
+export function feeOf(amount: bigint, bps: bigint): bigint {
+  return (amount * bps + 9_999n) / 10_000n;
+}
+
+/**
  * A JSON number for micro-CLAW. Both operands are exact below 2^53 micro-CLAW (about 9 billion
  * CLAW) and IEEE division rounds correctly, so the result is the double nearest the decimal.
  */

@@ -1,5 +1,9 @@
 import {
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
   erc20Abi,
+  parseAbi,
   parseEventLogs,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
@@ -11,6 +15,7 @@ import { chain, rpcError, type ChainContext } from '../chain/client';
 import { tokenDecimals } from '../chain/tokens';
 import type { Caller } from '../core/caller';
 import { database } from '../core/db';
+import { currentRuntime } from '../core/runtime';
 import { ApiError } from '../core/errors';
 import { MICRO_PER_CLAW, microToClaw } from '../core/money';
 import { walletAccount, WORLD_DEPOSITS } from './accounts';
@@ -58,6 +63,36 @@ async function receiptOf(context: ChainContext, hash: Hex): Promise<TransactionR
     confirmations_required: context.depositConfirmations,
     confirmations_remaining: context.depositConfirmations,
   });
+}
+
+const safeOwnersAbi = parseAbi(['function getOwners() view returns (address[])']);
+
+/**
+ * Senders whose transfers to the treasury are never credited, because the tokens never came from
+ * outside the platform: the treasury itself, the owners of the treasury when it is a Safe (they can
+ * move its tokens), and DEPOSIT_EXCLUDED_SENDERS (the platform's own accounts). Lowercase.
+ */
+export async function excludedDepositSenders(context: ChainContext, treasury: Address): Promise<Set<string>> {
+  const excluded = new Set([treasury, ...currentRuntime().config.DEPOSIT_EXCLUDED_SENDERS].map((a) => a.toLowerCase()));
+  let code: Hex | undefined;
+  try {
+    code = await context.client.getCode({ address: treasury });
+  } catch (error) {
+    throw rpcError(error);
+  }
+  if (code && code !== '0x') {
+    try {
+      const owners = await context.client.readContract({ address: treasury, abi: safeOwnersAbi, functionName: 'getOwners' });
+      for (const owner of owners) excluded.add(owner.toLowerCase());
+    } catch (error) {
+      // A treasury contract without getOwners() is not a Safe; a failing node is a 502.
+      const reverted =
+        error instanceof BaseError &&
+        error.walk((cause) => cause instanceof ContractFunctionRevertedError || cause instanceof ContractFunctionZeroDataError);
+      if (!reverted) throw rpcError(error);
+    }
+  }
+  return excluded;
 }
 
 export interface DepositResult {
@@ -111,6 +146,13 @@ export async function claimDeposit(caller: Caller, txHash: Hex): Promise<Deposit
     throw invalid('no_transfer', 'The transaction contains no transfer of an accepted token to the treasury', {
       treasury: addresses.treasury,
     });
+  }
+
+  if ((await excludedDepositSenders(context, addresses.treasury)).has(wallet)) {
+    throw invalid(
+      'excluded_sender',
+      'Transfers from the treasury, its owners and the platform’s own accounts are not deposits (no tokens came in)',
+    );
   }
 
   let head: bigint;

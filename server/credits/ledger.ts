@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sharedState } from '../core/shared-state';
 import { SqlParams, type Queryable } from '../core/db/sql-runner';
 import { ApiError } from '../core/errors';
-import { microToClaw } from '../core/money';
+import { feeOf, microToClaw } from '../core/money';
 import { accountKind } from './accounts';
 
 // The double-entry ledger. Every movement is one SQL statement: the account updates, the
@@ -200,7 +200,7 @@ export function transfer(
 }
 
 /**
- * Splits `amount` held in `from` among `shares` by weight after a fee in basis points.
+ * Splits `amount` held in `from` among `shares` by weight after a fee in basis points (rounded up).
  * Each share is floored; the fee account gets the fee and the `remainderTo` account whatever
  * flooring left, so the parts always add up exactly.
  */
@@ -211,7 +211,7 @@ export function splitPostings(
   fee: { account: string; bps: bigint },
   remainderTo: string,
 ): Posting[] {
-  const feeAmount = (amount * fee.bps) / 10_000n;
+  const feeAmount = feeOf(amount, fee.bps);
   const distributable = amount - feeAmount;
   const totalWeight = shares.reduce((t, s) => t + s.weight, 0n);
   const postings: Posting[] = [{ account: from, amount: -amount }];

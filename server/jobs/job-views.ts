@@ -10,8 +10,10 @@ export interface JobRow {
   description: string;
   required_skill: string | null;
   bounty: string | bigint;
-  status: 'open' | 'bid' | 'executing' | 'completed' | 'expired';
+  status: 'open' | 'bid' | 'executing' | 'completed' | 'expired' | 'cancelled';
   expires_at: Date | string;
+  delivery_deadline: Date | string | null;
+  cancelled_at: Date | string | null;
   accepted_bid_id: string | null;
   result: unknown;
   fee: string | bigint | null;
@@ -33,7 +35,7 @@ export interface BidRow {
 }
 
 export const JOB_COLUMNS = `j.id, j.poster_wallet, j.title, j.description, j.required_skill, j.bounty, j.status, j.expires_at,
-  j.accepted_bid_id, j.result, j.fee, j.created_at, j.completed_at`;
+  j.accepted_bid_id, j.result, j.fee, j.created_at, j.completed_at, j.delivery_deadline, j.cancelled_at`;
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -51,6 +53,8 @@ export function presentJob(row: JobRow) {
     accepted_bid_id: row.accepted_bid_id,
     created_at: iso(row.created_at),
     completed_at: row.completed_at ? iso(row.completed_at) : null,
+    delivery_deadline: row.delivery_deadline ? iso(row.delivery_deadline) : null,
+    cancelled_at: row.cancelled_at ? iso(row.cancelled_at) : null,
   };
 }
 

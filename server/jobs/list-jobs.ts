@@ -4,7 +4,7 @@ import { SqlParams } from '../core/db/sql-runner';
 import { presentJob, type JobRow } from './job-views';
 
 export interface ListJobsInput {
-  status?: 'open' | 'bid' | 'executing' | 'completed' | 'expired' | 'all';
+  status?: 'open' | 'bid' | 'executing' | 'completed' | 'expired' | 'cancelled' | 'all';
   skill?: string;
   q?: string;
   /** micro-CLAW (the MCP list_jobs tool's min_bounty) */

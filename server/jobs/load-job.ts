@@ -3,9 +3,12 @@ import { ApiError } from '../core/errors';
 import type { JobRow } from './job-views';
 
 /** The job, locked for the rest of the transaction (404 when it does not exist). */
-export async function lockJob(id: string, runner: Queryable): Promise<JobRow> {
-  const [job] = await runner.query<JobRow>(
-    `SELECT j.*, j.expires_at <= now() AS past_expiry FROM jobs j WHERE j.id = $1 FOR UPDATE`,
+export async function lockJob(
+  id: string,
+  runner: Queryable,
+): Promise<JobRow & { past_expiry: boolean; past_deadline: boolean | null }> {
+  const [job] = await runner.query<JobRow & { past_expiry: boolean; past_deadline: boolean | null }>(
+    `SELECT j.*, j.expires_at <= now() AS past_expiry, j.delivery_deadline <= now() AS past_deadline FROM jobs j WHERE j.id = $1 FOR UPDATE`,
     [id],
   );
   if (!job) throw ApiError.notFound('Job');

@@ -1,3 +1,5 @@
+import { feeOf } from '../core/money';
+
 // The job market's numbers (spec: Limits, Jobs; docs/spec-decisions.md, Jobs).
 
 /** The platform fee taken from the bounty at completion: 5%. */
@@ -8,6 +10,7 @@ export const DEFAULT_JOB_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 export const MAX_JOB_LIFETIME_MS = 90 * 24 * 3600 * 1000;
 export const MIN_JOB_LIFETIME_MS = 60 * 1000;
 
+/** 5% of the bounty, rounded up (at least 1 micro-CLAW). */
 export function jobFee(bounty: bigint): bigint {
-  return (bounty * JOB_FEE_BPS) / 10_000n;
+  return feeOf(bounty, JOB_FEE_BPS);
 }

@@ -34,10 +34,9 @@ export async function submitJob(caller: Caller, jobId: string, result: unknown) 
     const bounty = BigInt(job.bounty);
     const fee = jobFee(bounty);
     const paid = bounty - fee;
-    const postings = [
-      { account: holdAccount('job', jobId), amount: -bounty },
-      { account: walletAccount(getAddress(bid.bidder_wallet)), amount: paid },
-    ];
+    const postings = [{ account: holdAccount('job', jobId), amount: -bounty }];
+    // A 1 micro-CLAW bounty is all fee: the ledger takes no zero postings.
+    if (paid > 0n) postings.push({ account: walletAccount(getAddress(bid.bidder_wallet)), amount: paid });
     if (fee > 0n) postings.push({ account: PLATFORM_FEES, amount: fee });
     await post({ reason: 'job_payment', refType: 'job', refId: jobId, postings }, tx.sql);
     await tx.sql.query(

@@ -1,5 +1,7 @@
 import { getAddress } from 'viem';
 import { database } from '../core/db';
+import { MICRO_PER_CLAW } from '../core/money';
+import { currentRuntime } from '../core/runtime';
 import { sharedCache } from '../core/shared-state';
 import { accuracyPct, SCORE_FORMULA, SCORE_SQL, tierBadge } from './score';
 
@@ -29,7 +31,9 @@ interface Row {
 
 /**
  * One row per wallet that has an agent (named after its oldest agent, as the wallet acts in the
- * graph), over the wallet's signals, jobs won and completed, and invocations its agents served.
+ * graph), over the wallet's signals, jobs won and completed (with a bounty of at least
+ * LEADERBOARD_MIN_JOB_BOUNTY_CLAW, so a pair of wallets cannot trade 1 micro-CLAW jobs for 100 points
+ * each), and invocations its agents served.
  */
 async function computeLeaderboard(sort: LeaderboardSort, limit: number) {
   const rows = await database().sql.query<Row>(
@@ -41,7 +45,8 @@ async function computeLeaderboard(sort: LeaderboardSort, limit: number) {
        FROM signals GROUP BY publisher_wallet),
      jb AS (
        SELECT b.bidder_wallet AS wallet, count(*)::int AS completed
-       FROM jobs j JOIN job_bids b ON b.id = j.accepted_bid_id WHERE j.status = 'completed' GROUP BY b.bidder_wallet),
+       FROM jobs j JOIN job_bids b ON b.id = j.accepted_bid_id WHERE j.status = 'completed' AND j.bounty >= $1::bigint
+       GROUP BY b.bidder_wallet),
      inv AS (SELECT target_wallet AS wallet, count(*)::int AS served FROM invocations WHERE status = 'success' GROUP BY target_wallet),
      stats AS (
        SELECT w.wallet, w.name, coalesce(sig.published, 0) AS signals_published, coalesce(sig.correct, 0) AS signals_correct,
@@ -51,6 +56,7 @@ async function computeLeaderboard(sort: LeaderboardSort, limit: number) {
        CASE WHEN signals_correct + signals_incorrect = 0 THEN 0 ELSE signals_correct::float8 / (signals_correct + signals_incorrect) END AS accuracy,
        signals_correct + signals_incorrect AS decided
      FROM stats ORDER BY ${ORDER[sort]}, wallet LIMIT ${Math.floor(limit)}`,
+    [(BigInt(currentRuntime().config.LEADERBOARD_MIN_JOB_BOUNTY_CLAW) * MICRO_PER_CLAW).toString()],
   );
   return {
     agents: rows.map((row, i) => {

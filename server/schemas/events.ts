@@ -19,6 +19,7 @@ export const EVENT_NAMES = [
   'job.bid',
   'job.completed',
   'pipeline.run_stopped',
+  'job.cancelled',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
@@ -44,6 +45,7 @@ export const EVENT_MIN_TIER: Record<EventName, 'none' | 'entry'> = {
   'job.bid': 'none',
   'job.completed': 'none',
   'pipeline.run_stopped': 'none',
+  'job.cancelled': 'none',
 };
 
 export const eventName = z.enum(EVENT_NAMES).openapi({ description: 'An event name (docs/events.md)' });

@@ -3,7 +3,7 @@ import { addressOut, clawAmount, clawOut, plainText as text, queryInt, timestamp
 
 // Job bounties and their bids (spec: Jobs; States and transitions).
 
-export const JOB_STATUSES = ['open', 'bid', 'executing', 'completed', 'expired'] as const;
+export const JOB_STATUSES = ['open', 'bid', 'executing', 'completed', 'expired', 'cancelled'] as const;
 
 export const postJobBody = z
   .object({
@@ -55,6 +55,11 @@ export const job = z
     accepted_bid_id: z.uuid().nullable(),
     created_at: timestamp,
     completed_at: timestamp.nullable(),
+    delivery_deadline: timestamp.nullable().openapi({
+      description:
+        'Executing jobs: accepted_at + the accepted bid’s eta_seconds + JOB_DELIVERY_GRACE_HOURS; after it the poster may cancel (POST /api/v1/jobs/{id}/cancel)',
+    }),
+    cancelled_at: timestamp.nullable(),
   })
   .openapi('Job');
 
@@ -110,6 +115,15 @@ export const submitBody = z
       .openapi({ description: 'The deliverable: any JSON value (object, array, string, number)' }),
   })
   .openapi('SubmitJobRequest');
+
+export const jobCancelled = z
+  .strictObject({
+    job_id: z.uuid(),
+    status: z.literal('cancelled'),
+    refunded_claw: clawOut.openapi({ description: 'The bounty, back from escrow to the poster' }),
+    cancelled_at: timestamp,
+  })
+  .openapi('JobCancelled');
 
 export const jobCompleted = z
   .strictObject({

@@ -27,6 +27,7 @@ export const PIPELINE_TRIGGER_EVENTS = [
   'job.posted',
   'job.bid',
   'job.completed',
+  'job.cancelled',
 ] as const;
 
 const sized = <T extends z.ZodType>(schema: T, bytes: number) =>

@@ -61,6 +61,10 @@ export const endorseResult = z
     endorsement,
     trust_impact: z.strictObject({
       points: z.number().int(),
+      endorser_counts: z.boolean().openapi({
+        description:
+          'Whether this endorser’s endorsements count toward scores: only a wallet with a tier, CLAW received from someone else (not the welcome grant) or a paid call counts; otherwise points is 0',
+      }),
       previous_trust_score: z.number().int(),
       new_trust_score: z.number().int(),
       formula: z.string(),

@@ -4,10 +4,12 @@
 //   incorrect: disagreers get their stakes back and split the agreers' pool plus the publisher's
 //              stake pro rata; the platform takes 3% of that pool.
 //   expired:   every stake (the publisher's too) is refunded in full; no fee.
-// The fee base is the losing pool (what changes hands). Shares are floored; the flooring
+// The fee base is the losing pool (what changes hands); the fee is rounded up. Shares are floored; the flooring
 // remainder goes to the platform with the fee, so the payouts and the fee add up to exactly what
 // was staked. When the winning side has no stakes, nobody can win the losing pool: every stake is
 // refunded in full and no fee is taken (docs/spec-decisions.md, Signals).
+
+import { feeOf } from '../core/money';
 
 export const SIGNAL_FEE_BPS = 300n;
 
@@ -43,7 +45,7 @@ export function resolvePayouts(publisherStake: bigint, stakes: StakeInput[], out
   if (winnersTotal === 0n) return refundAll();
   const losersTotal = stakes.filter((s) => s.stance !== winning).reduce((t, s) => t + s.amount, 0n);
   const pool = losersTotal + (outcome === 'incorrect' ? publisherStake : 0n);
-  const baseFee = (pool * SIGNAL_FEE_BPS) / 10_000n;
+  const baseFee = feeOf(pool, SIGNAL_FEE_BPS);
   const distributable = pool - baseFee;
   let paid = 0n;
   const stakePayouts = stakes.map((s) => {

@@ -1,9 +1,10 @@
 import { sharedState } from '../core/shared-state';
 import type { Queryable } from '../core/db/sql-runner';
+import { endorserStandingSql } from './endorser-standing';
 
 // The one place that derives the connection graph. An edge points from the agent that acted
 // (endorser, attester, caller) to the agent it acted on; a wallet acts through its oldest agent.
-//   trust:        active endorsements 0.5 each, attestations +-weight/10 (neutral 0); clamped to 0-1
+//   trust:        active endorsements by endorsers with standing (endorser-standing.ts) 0.5 each, attestations +-weight/10 (neutral 0); clamped to 0-1
 //   partnership:  successful invocations, 0.1 each up to 1
 //   collaboration: completed jobs, 0.25 each up to 1, both ways between the poster and the winning bidder
 // Only edges with strength > 0 exist; connections_count counts distinct neighbours over them.
@@ -18,6 +19,7 @@ export async function deriveEdgesInto(subjectAgentId: string, runner: Queryable)
        SELECT source, sum(amount) AS strength FROM (
          SELECT ${ACTOR_AGENT('e.endorser_wallet')} AS source, 0.5 AS amount
          FROM endorsements e WHERE e.subject_agent_id = $1 AND e.status = 'active'
+           AND ${endorserStandingSql('e.endorser_wallet')}
          UNION ALL
          SELECT ${ACTOR_AGENT('t.attester_wallet')},
                 CASE t.verdict WHEN 'positive' THEN t.weight / 10.0 WHEN 'negative' THEN -t.weight / 10.0 ELSE 0 END

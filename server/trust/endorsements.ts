@@ -1,3 +1,4 @@
+import { endorserHasStanding } from './endorser-standing';
 import type { Address } from 'viem';
 import { primaryAgentOf, requireAgent } from '../agents/find-agent';
 import { currentRuntime } from '../core/runtime';
@@ -13,7 +14,7 @@ import { TRUST_RULES } from './trust-score';
 export const ATTESTATION_TYPES = ['verified', 'trusted', 'skill_verified', 'security_audited'] as const;
 export type AttestationType = (typeof ATTESTATION_TYPES)[number];
 
-export const TRUST_IMPACT_FORMULA = `+${TRUST_RULES.attestations.points} trust per received endorsement or positive attestation, at most +${TRUST_RULES.attestations.cap} in all`;
+export const TRUST_IMPACT_FORMULA = `+${TRUST_RULES.attestations.points} trust per received endorsement (from an endorser with a tier, CLAW received from others or a paid call; others count 0) or positive attestation, at most +${TRUST_RULES.attestations.cap} in all`;
 
 export function endorsementView(endorsement: Endorsement) {
   return {
@@ -138,10 +139,12 @@ export async function endorseAgent(input: EndorseInput) {
   }
   await deriveEdgesInto(agent.id, database().sql);
   const after = await loadOneAgentMetrics(agent, database().sql);
+  const counts = await endorserHasStanding(input.endorserWallet, database().sql);
   return {
     endorsement: endorsementView(endorsement),
     trust_impact: {
       points: after.trust.total - before.trust.total,
+      endorser_counts: counts,
       previous_trust_score: before.trust.total,
       new_trust_score: after.trust.total,
       formula: TRUST_IMPACT_FORMULA,

@@ -1,6 +1,7 @@
 import { database } from '../core/db';
 import type { Queryable } from '../core/db/sql-runner';
 import { currentRuntime } from '../core/runtime';
+import { endorserStandingSql } from './endorser-standing';
 import { TIER_POINTS, TRUST_RULES, type TrustInputs } from './trust-score';
 
 // The raw counts behind the trust score, computed from the source tables on every read, so a
@@ -22,7 +23,8 @@ const COUNT_COLUMNS = `
   (SELECT count(*) FROM skills s
    WHERE s.author_agent_id = a.id AND s.status = 'active' AND s.removed_at IS NULL AND s.hidden_at IS NULL)::int AS published_skills,
   GREATEST(0,
-    (SELECT count(*) FROM endorsements e WHERE e.subject_agent_id = a.id AND e.status = 'active')
+    (SELECT count(*) FROM endorsements e WHERE e.subject_agent_id = a.id AND e.status = 'active'
+       AND ${endorserStandingSql('e.endorser_wallet')})
     + (SELECT coalesce(sum(CASE t.verdict WHEN 'positive' THEN 1 WHEN 'negative' THEN -1 ELSE 0 END), 0)
        FROM attestations t WHERE t.subject_agent_id = a.id))::int AS received,
   (SELECT count(*) FROM endorsements e WHERE e.subject_agent_id = a.id AND e.status = 'active')::int AS endorsement_count,

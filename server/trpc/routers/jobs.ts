@@ -5,6 +5,7 @@ import { postJob } from '../../jobs/post-job';
 import { bidOnJob } from '../../jobs/bid-on-job';
 import { acceptBid } from '../../jobs/accept-bid';
 import { submitJob } from '../../jobs/submit-job';
+import { cancelJob } from '../../jobs/cancel-job';
 import { acceptBody, bidBody, JOB_STATUSES, postJobBody, submitBody } from '../../schemas/jobs';
 import { uuid } from '../../schemas/common';
 import { publicProcedure, router, sessionCaller, walletProcedure } from '../init';
@@ -55,6 +56,10 @@ export const jobsRouter = router({
   accept: walletProcedure
     .input(z.object({ id: uuid, accept: acceptBody }))
     .mutation(async ({ input, ctx }) => acceptBid(await sessionCaller(ctx.wallet), input.id, input.accept.bid_id)),
+  /** The poster cancels (open or bid, or executing past its delivery deadline); the bounty comes back. */
+  cancel: walletProcedure
+    .input(z.object({ id: uuid }))
+    .mutation(async ({ input, ctx }) => cancelJob(await sessionCaller(ctx.wallet), input.id)),
   /** The winning bidder delivers; the bounty minus the 5% fee is paid. */
   submit: walletProcedure
     .input(z.object({ id: uuid, submit: submitBody }))
