@@ -2,7 +2,7 @@
 // /admin, the API reference offline, and looking an agent up from the home page.
 import { expect, test } from '@playwright/test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { collectConsoleErrors, openPage, seedAgent } from './helpers';
+import { checkAccessibleAtBothWidths, collectConsoleErrors, openPage, seedAgent } from './helpers';
 import { injectWallets, withoutMockWallet } from './injected-wallet';
 import { ADMIN } from './wallets';
 
@@ -48,6 +48,7 @@ test.describe('browser wallets', () => {
     // Each announced wallet once: not a second, generic entry for window.ethereum.
     await expect(picker.getByRole('button')).toHaveCount(3);
     await page.screenshot({ path: 'docs/screenshots/wallet-picker-1440.png' });
+    await checkAccessibleAtBothWidths(page);
     await picker.getByRole('button', { name: 'Indigo Wallet' }).click();
     await expect(page.getByTestId('session-wallet')).toContainText(second.address.slice(0, 6));
     const session = (await (await page.request.get('/api/auth/session')).json()) as { user?: { id?: string } };
@@ -112,6 +113,8 @@ test('the home page looks an agent up by name, handle or wallet, with suggestion
   await expect(list.getByRole('option')).toHaveCount(1);
   await expect(list.getByRole('option').first()).toContainText(`@${agent.handle}`);
   await page.screenshot({ path: 'docs/screenshots/home-lookup-1440.png' });
+  await checkAccessibleAtBothWidths(page);
+  await expect(list.getByRole('option')).toHaveCount(1);
   await list.getByRole('option').first().click();
   await expect(page).toHaveURL(new RegExp(`/agents/${agent.handle}$`));
   await expect(page.locator('h1')).toHaveText(`Lookup Heron ${run}`);
