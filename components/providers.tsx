@@ -23,11 +23,19 @@ function makeWagmiConfig(settings: WalletSettings) {
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
-  // Offline-friendly connectors only: the browser's injected wallet, and the mock connector in tests.
+  // Offline-friendly connectors only (no WalletConnect): `window.ethereum`, plus one connector per
+  // wallet that announces itself through EIP-6963 (wagmi's multiInjectedProviderDiscovery, added at
+  // run time; use-session.ts offers them all), and the mock connector in tests.
   const connectors = settings.mock
     ? [mock({ accounts: [settings.mock.address], features: { reconnect: true } })]
     : [injected({ shimDisconnect: true })];
-  return createConfig({ chains: [chain], connectors, transports: { [chain.id]: http(rpcUrl) }, ssr: true });
+  return createConfig({
+    chains: [chain],
+    connectors,
+    multiInjectedProviderDiscovery: true,
+    transports: { [chain.id]: http(rpcUrl) },
+    ssr: true,
+  });
 }
 
 export function Providers({ children, wallet }: { children: ReactNode; wallet: WalletSettings }) {

@@ -101,3 +101,22 @@ describe('me', () => {
     expect(await me.revokeApiKey({ key_id: minted.key_id })).toMatchObject({ status: 'revoked' });
   });
 });
+
+describe('agent look-up', () => {
+  it('the UI finds an agent by its owner wallet (whole or its start), while REST search stays name or handle', async () => {
+    const owner = newWallet();
+    const { response } = await registerAgent(app, owner, { agentName: `Wallet Lookup ${owner.address.slice(2, 8)}` });
+    expect(response.status).toBe(201);
+    const id = response.body.id as string;
+    for (const search of [owner.address, owner.address.toLowerCase(), owner.address.slice(0, 10)]) {
+      const found = await as(null).agents.list({ search });
+      expect(found.agents.map((agent) => agent.agent_id)).toContain(id);
+    }
+    // Too short to name a wallet: "0x" and fewer than 4 hex digits match no owner.
+    const short = await as(null).agents.list({ search: owner.address.slice(0, 5), pageSize: 100 });
+    expect(short.agents.map((agent) => agent.agent_id)).not.toContain(id);
+    const rest = await app.get(`/api/agents?search=${owner.address}`);
+    expect(rest.status).toBe(200);
+    expect(rest.body.total).toBe(0);
+  });
+});

@@ -2,7 +2,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useTRPC } from '../trpc';
 import { Pagination } from '../ui/pagination';
 import { Card, ErrorState, Loading, shortAddress } from '../ui/states';
@@ -23,6 +23,25 @@ export function AdminConsole() {
       </p>
     </div>
   );
+}
+
+const SERIES = [
+  ['agents', 'new agents', '#34d399'],
+  ['endorsements', 'endorsements', '#60a5fa'],
+  ['attestations', 'attestations', '#f472b6'],
+  ['invocations', 'paid calls', '#fbbf24'],
+] as const;
+
+type DayCounts = Record<(typeof SERIES)[number][0], number> & { day: string };
+
+/** One day's counts as a sentence, e.g. "2 new agents, 1 endorsement" (or "no activity"). */
+function describeDay(day: DayCounts | undefined): string {
+  if (!day) return 'no data';
+  const parts = SERIES.filter(([key]) => day[key] > 0).map(([key, name]) => {
+    const count = day[key];
+    return `${count} ${count === 1 ? name.replace(/s$/, '') : name}`;
+  });
+  return parts.length > 0 ? parts.join(', ') : 'no activity yet';
 }
 
 function StatsChart() {
@@ -46,26 +65,31 @@ function StatsChart() {
       {history.isLoading ? <Loading label="Loading history…" /> : null}
       {history.error ? <ErrorState error={history.error} title="Could not load the history" /> : null}
       {history.data ? (
-        <div
-          className="h-64 w-full"
-          data-testid="stats-chart"
-          role="img"
-          aria-label="Line chart of new agents, endorsements, attestations and paid calls per day"
-        >
-          <ResponsiveContainer width="100%" height="100%">
-            <LineChart data={history.data} margin={{ top: 8, right: 8, bottom: 8, left: -16 }}>
-              <CartesianGrid stroke="#1e293b" />
-              <XAxis dataKey="day" stroke="#94a3b8" fontSize={11} />
-              <YAxis allowDecimals={false} stroke="#94a3b8" fontSize={11} />
-              <Tooltip contentStyle={{ background: '#0f172a', border: '1px solid #334155' }} />
-              <Legend />
-              <Line type="monotone" dataKey="agents" name="new agents" stroke="#34d399" dot={false} />
-              <Line type="monotone" dataKey="endorsements" stroke="#60a5fa" dot={false} />
-              <Line type="monotone" dataKey="attestations" stroke="#f472b6" dot={false} />
-              <Line type="monotone" dataKey="invocations" name="paid calls" stroke="#fbbf24" dot={false} />
-            </LineChart>
-          </ResponsiveContainer>
-        </div>
+        <>
+          <p className="mb-2 text-sm text-slate-300" data-testid="stats-today">
+            Today (UTC): {describeDay(history.data.at(-1))}
+          </p>
+          <div
+            className="h-64 w-full"
+            data-testid="stats-chart"
+            role="img"
+            aria-label="Stacked bar chart of new agents, endorsements, attestations and paid calls per day"
+          >
+            <ResponsiveContainer width="100%" height="100%">
+              {/* One stacked bar per day of its own counts: nothing is drawn between days, none is smoothed. */}
+              <BarChart data={history.data} margin={{ top: 8, right: 8, bottom: 8, left: -16 }} barCategoryGap="15%">
+                <CartesianGrid stroke="#1e293b" vertical={false} />
+                <XAxis dataKey="day" stroke="#94a3b8" fontSize={11} />
+                <YAxis allowDecimals={false} stroke="#94a3b8" fontSize={11} />
+                <Tooltip cursor={{ fill: '#1e293b' }} contentStyle={{ background: '#0f172a', border: '1px solid #334155' }} />
+                <Legend />
+                {SERIES.map(([key, name, color]) => (
+                  <Bar key={key} dataKey={key} name={name} fill={color} stackId="day" isAnimationActive={false} />
+                ))}
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
+        </>
       ) : null}
     </Card>
   );
@@ -214,7 +238,9 @@ export function AuditLog() {
                   <td className="py-2">
                     {row.target_type} <span className="font-mono text-xs">{row.target_id.slice(0, 8)}</span>
                   </td>
-                  <td className="py-2 font-mono text-xs">{JSON.stringify(row.details)}</td>
+                  <td className="py-2" data-testid="audit-details">
+                    <AuditDetails action={row.action} details={row.details} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -238,5 +264,87 @@ export function AuditLog() {
         ) : null}
       </nav>
     </Card>
+  );
+}
+
+/** Labels for the keys admin actions write into `details` (server/admin/*); others are shown humanised. */
+const DETAIL_LABELS: Record<string, string> = {
+  handle: 'Agent',
+  previous_status: 'Status before',
+  reason: 'Reason',
+  outcome: 'Outcome',
+  fee_claw: 'Platform fee',
+  payees: 'Stakers paid',
+  name: 'Skill',
+  flag_reasons: 'Flagged for',
+  webhook_id: 'Webhook',
+  url: 'URL',
+  owner_wallet: 'Owner',
+  attempts: 'Attempts so far',
+};
+
+function detailValue(key: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map((item) => detailValue('', item)).join(', ');
+  if (key === 'handle' && typeof value === 'string') return `@${value}`;
+  if (key.endsWith('_claw') && typeof value === 'number')
+    return `${value.toLocaleString('en-US', { maximumFractionDigits: 6 })} CLAW`;
+  if (key.endsWith('_wallet') && typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value)) return shortAddress(value);
+  if (typeof value === 'object') {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${humanise(k)}: ${detailValue(k, v)}`)
+      .join('; ');
+  }
+  return String(value);
+}
+
+function humanise(key: string): string {
+  const words = key.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A one-line account of the action, e.g. "Paused @market-maker (was active)". */
+export function auditSentence(action: string, details: Record<string, unknown>): string {
+  const text = (key: string) => (typeof details[key] === 'string' ? (details[key] as string) : null);
+  const skill = text('name') ? `the skill ${text('name')}` : 'a skill';
+  switch (action) {
+    case 'agent.pause':
+    case 'agent.unpause':
+      return `${action === 'agent.pause' ? 'Paused' : 'Unpaused'} ${text('handle') ? `@${text('handle')}` : 'an agent'}${
+        text('previous_status') ? ` (was ${text('previous_status')})` : ''
+      }`;
+    case 'signal.resolve':
+      return `Resolved the signal as ${text('outcome') ?? 'decided'}`;
+    case 'skill.hide':
+      return `Hid ${skill}`;
+    case 'skill.unhide':
+      return `Showed ${skill} again`;
+    case 'skill.approve':
+      return `Approved ${skill}, held by the safety scan`;
+    case 'skill.reject':
+      return `Rejected ${skill}, held by the safety scan`;
+    case 'webhook.redeliver':
+      return 'Redelivered a failed webhook delivery';
+    default:
+      return humanise(action.replace('.', ' '));
+  }
+}
+
+function AuditDetails({ action, details }: { action: string; details: Record<string, unknown> }) {
+  const entries = Object.entries(details ?? {});
+  return (
+    <div className="flex flex-col gap-1">
+      <p>{auditSentence(action, details ?? {})}</p>
+      {entries.length > 0 ? (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
+          {entries.map(([key, value]) => (
+            <div key={key} className="contents">
+              <dt className="text-slate-400">{DETAIL_LABELS[key] ?? humanise(key)}</dt>
+              <dd className="break-all">{detailValue(key, value)}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+    </div>
   );
 }

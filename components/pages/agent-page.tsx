@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { useSignMessage } from 'wagmi';
+import { TRUST_RULES } from '@/server/trust/trust-score';
 import { useTRPC } from '../trpc';
 import { Card, ErrorState, Loading, shortAddress } from '../ui/states';
 import { useSession } from '../use-session';
@@ -162,7 +163,13 @@ export function AgentPage({ agentRef }: { agentRef: string }) {
             {trust.total}
             <span className="text-base font-normal text-slate-400"> / 280</span>
           </p>
-          <p className="text-sm text-slate-400">Propagated trust: {propagated}</p>
+          <p className="text-sm text-slate-400" data-testid="propagated-trust">
+            {attestations.length > 0 ? (
+              <>Propagated trust: {propagated} / 100 (relative to the best-trusted agent)</>
+            ) : (
+              <>Propagated trust: — (no endorsements yet: trust flows in only through them)</>
+            )}
+          </p>
           <table className="mt-4 w-full text-sm">
             <caption className="sr-only">Trust score components</caption>
             <thead>
@@ -188,13 +195,31 @@ export function AgentPage({ agentRef }: { agentRef: string }) {
           </table>
           <p className="mt-3 text-xs text-slate-400">Formula: {trust.formula}</p>
         </Card>
-        <EndorseCard agentId={profile.agent_id} ownerWallet={profile.owner_wallet} />
+        <EndorseCard agentId={profile.agent_id} ownerWallet={profile.owner_wallet} components={trust.components} />
       </div>
     </div>
   );
 }
 
-function EndorseCard({ agentId, ownerWallet }: { agentId: string; ownerWallet: string }) {
+type TrustComponents = Record<(typeof COMPONENTS)[number][0], number>;
+
+/** The change of each trust component, e.g. "+10 endorsements and attestations, +2 trust-graph connections". */
+export function explainTrustChange(before: TrustComponents, after: TrustComponents): string[] {
+  return COMPONENTS.flatMap(([key, label]) => {
+    const delta = after[key] - before[key];
+    return delta === 0 ? [] : [`${delta > 0 ? '+' : ''}${delta} ${label.toLowerCase()}`];
+  });
+}
+
+function EndorseCard({
+  agentId,
+  ownerWallet,
+  components,
+}: {
+  agentId: string;
+  ownerWallet: string;
+  components: TrustComponents;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const session = useSession();
@@ -207,6 +232,8 @@ function EndorseCard({ agentId, ownerWallet }: { agentId: string; ownerWallet: s
     }),
   );
   const [signError, setSignError] = useState<string | null>(null);
+  // The components when the user endorsed, to say which of them the endorsement moved.
+  const [before, setBefore] = useState<TrustComponents | null>(null);
 
   if (!session.wallet) {
     return (
@@ -226,6 +253,7 @@ function EndorseCard({ agentId, ownerWallet }: { agentId: string; ownerWallet: s
     setSignError(null);
     const text = endorseMessage(agentId, type);
     setMessage(text);
+    setBefore(components);
     try {
       const signature = await signMessageAsync({ message: text, account: session.wallet as `0x${string}` });
       endorse.mutate({ ref: agentId, attestationType: type, message: text, signature });
@@ -262,13 +290,36 @@ function EndorseCard({ agentId, ownerWallet }: { agentId: string; ownerWallet: s
           Your wallet signs: <code data-testid="endorse-message">{message}</code>
         </p>
       ) : null}
-      {endorse.data ? (
-        <p role="status" className="mt-2 text-sm text-emerald-300" data-testid="endorse-result">
-          Endorsed. Trust {endorse.data.trust_impact.previous_trust_score} → {endorse.data.trust_impact.new_trust_score}.
-        </p>
-      ) : null}
+      <p className="mt-2 text-xs text-slate-400" data-testid="endorse-explainer">
+        An endorsement adds +{TRUST_RULES.attestations.points} to this agent&apos;s endorsements and attestations (at most{' '}
+        {TRUST_RULES.attestations.cap}) and, when it links your agent to this one for the first time in the trust graph, +
+        {TRUST_RULES.connections.points} for a new connection (at most {TRUST_RULES.connections.cap}).
+      </p>
+      {endorse.data ? <EndorseResult impact={endorse.data.trust_impact} before={before} after={components} /> : null}
       {endorse.error ? <ErrorState error={endorse.error} title="Endorsement refused" /> : null}
       {signError ? <ErrorState error={signError} title="The wallet did not sign" /> : null}
     </Card>
+  );
+}
+
+function EndorseResult({
+  impact,
+  before,
+  after,
+}: {
+  impact: { points: number; previous_trust_score: number; new_trust_score: number };
+  before: TrustComponents | null;
+  after: TrustComponents;
+}) {
+  const parts = before ? explainTrustChange(before, after) : [];
+  const sum = before ? COMPONENTS.reduce((total, [key]) => total + after[key] - before[key], 0) : null;
+  // The breakdown once the page shows the new score (its parts add up to trust_impact.points).
+  const breakdown = sum === impact.points && parts.length > 0 ? `: ${parts.join(', ')}` : '';
+  return (
+    <p role="status" className="mt-2 text-sm text-emerald-300" data-testid="endorse-result">
+      Endorsed. Trust {impact.previous_trust_score} → {impact.new_trust_score} ({impact.points >= 0 ? '+' : ''}
+      {impact.points}
+      {breakdown}).
+    </p>
   );
 }

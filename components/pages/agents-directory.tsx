@@ -51,7 +51,7 @@ export function AgentsDirectory({ initial }: { initial: DirectoryFilters }) {
     <div className="flex flex-col gap-4">
       <form className="grid gap-3 sm:grid-cols-[1fr_auto_auto]" role="search" onSubmit={(event) => event.preventDefault()}>
         <label className="flex flex-col gap-1 text-sm">
-          Search by name or handle
+          Search by name, handle or wallet
           <input
             type="search"
             value={searchText}

@@ -48,9 +48,20 @@ export function JobPage({ jobId }: { jobId: string }) {
               </dd>
             </div>
             <div>
-              <dt className="text-slate-400">Bounty (escrowed)</dt>
+              <dt className="text-slate-400">{bountyLabel(job.status)}</dt>
               <dd data-testid="job-bounty">{claw(job.bounty_claw)}</dd>
             </div>
+            {job.status === 'completed' && job.fee_claw !== null ? (
+              <div>
+                <dt className="text-slate-400">Paid to the bidder</dt>
+                <dd data-testid="job-paid">
+                  {claw(paidToBidder(job.bounty_claw, job.fee_claw))}
+                  {winner ? (
+                    <span className="font-mono text-xs text-slate-400"> · {shortAddress(winner.bidder_wallet)}</span>
+                  ) : null}
+                </dd>
+              </div>
+            ) : null}
             <div>
               <dt className="text-slate-400">Poster</dt>
               <dd className="break-all font-mono text-xs" data-testid="job-poster">
@@ -72,7 +83,7 @@ export function JobPage({ jobId }: { jobId: string }) {
             {job.fee_claw !== null ? (
               <div>
                 <dt className="text-slate-400">Platform fee</dt>
-                <dd>{claw(job.fee_claw)}</dd>
+                <dd data-testid="job-fee">{claw(job.fee_claw)}</dd>
               </div>
             ) : null}
           </dl>
@@ -122,6 +133,18 @@ export function JobPage({ jobId }: { jobId: string }) {
       </div>
     </div>
   );
+}
+
+/** What the bounty is at each stage: held in escrow, paid out at completion, refunded at expiry. */
+function bountyLabel(status: string): string {
+  if (status === 'completed') return 'Bounty (paid out)';
+  if (status === 'expired') return 'Bounty (refunded to the poster)';
+  return 'Bounty (in escrow)';
+}
+
+/** The bounty less the platform fee, counted in micro-CLAW so no float error shows. */
+export function paidToBidder(bountyClaw: number, feeClaw: number): number {
+  return (Math.round(bountyClaw * 1e6) - Math.round(feeClaw * 1e6)) / 1e6;
 }
 
 type JobView = {

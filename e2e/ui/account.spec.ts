@@ -47,10 +47,22 @@ test('endorse an agent end to end: the wallet signs the exact text and the API s
   });
   expect([200, 201, 409], await registered.text()).toContain(registered.status());
   await openPage(page, `/agents/${target.handle}`);
+  // A new agent has no propagated score to show yet (not a relative 100 next to 0 / 280).
+  await expect(page.getByTestId('trust-total')).toHaveText('0 / 280');
+  await expect(page.getByTestId('propagated-trust')).toHaveText(/Propagated trust: — \(no endorsements yet/);
+  await expect(page.getByTestId('endorse-explainer')).toBeHidden();
   await signInWithMockWallet(page);
+  await expect(page.getByTestId('endorse-explainer')).toContainText('+10');
+  await expect(page.getByTestId('endorse-explainer')).toContainText('+2 for a new connection');
   await page.getByLabel('Endorsement type').selectOption('security_audited');
   await page.getByRole('button', { name: 'Sign and endorse' }).click();
   await expect(page.getByTestId('endorse-result')).toContainText('Endorsed');
+  // The card explains the whole change, component by component, as trust_impact counts it.
+  await expect(page.getByTestId('endorse-result')).toHaveText(
+    'Endorsed. Trust 0 → 12 (+12: +10 endorsements and attestations, +2 trust-graph connections).',
+  );
+  await expect(page.getByTestId('trust-total')).toContainText('12');
+  await expect(page.getByTestId('propagated-trust')).toContainText('/ 100');
   await page.screenshot({ path: 'docs/screenshots/agent-endorsed-1440.png', fullPage: true });
   await expect(page.getByTestId('endorse-message')).toHaveText(
     new RegExp(`^Endorse agent ${target.id} as security_audited \\d{10}$`),

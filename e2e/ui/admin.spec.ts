@@ -11,8 +11,8 @@ test('a signed-out visitor and a non-admin get a refusal, in the UI and in tRPC'
   const anonymous = await page.request.get('/api/trpc/admin.agents?input=%7B%7D');
   expect(anonymous.status()).toBe(401);
 
+  // Signing in updates the server-rendered refusal at once (no reload).
   await signInWithMockWallet(page);
-  await page.reload();
   await expect(page.getByTestId('admin-refused')).toContainText('not one of them');
   await expect(page.getByRole('link', { name: 'Admin' })).toHaveCount(0);
   for (const [path, method] of [
@@ -53,6 +53,10 @@ test('an admin pauses an agent (no longer callable), unpauses it, and the audit 
   await signInWithKey(page.request, ADMIN);
   await openPage(page, '/admin');
   await expect(page.getByTestId('stats-chart')).toBeVisible();
+  // Today's activity is visible: bars for the agents registered today, and the counts in words.
+  await expect(page.getByTestId('stats-today')).toContainText(/Today \(UTC\): \d+ new agents?/);
+  expect(await page.getByTestId('stats-chart').locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
+  await expect(page.getByTestId('stats-chart').locator('.recharts-line')).toHaveCount(0);
   await page.getByLabel('Search agents').fill('pause-target');
   const row = page.getByTestId('admin-agents').locator(`tr[data-handle="${target.handle}"]`);
   await expect(row.getByTestId('agent-status')).toHaveText('active');
@@ -74,5 +78,12 @@ test('an admin pauses an agent (no longer callable), unpauses it, and the audit 
   await expect(log).toContainText('agent.pause');
   await expect(log).toContainText('agent.unpause');
   await expect(log).toContainText(ADMIN.address.slice(0, 6));
+  // Details read as a sentence and labelled fields, not raw JSON.
+  await expect(log).toContainText(`Paused @${target.handle} (was active)`);
+  await expect(log).toContainText(`Unpaused @${target.handle} (was paused)`);
+  const details = log.getByTestId('audit-details').first();
+  await expect(details.locator('dt', { hasText: 'Agent' })).toBeVisible();
+  await expect(details.locator('dt', { hasText: 'Status before' })).toBeVisible();
+  await expect(log).not.toContainText('{"');
   await page.screenshot({ path: 'docs/screenshots/admin-audit-log-1440.png', fullPage: true });
 });

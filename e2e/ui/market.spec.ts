@@ -202,8 +202,16 @@ test('signed in: post a job, bid, deliver and stake through the UI; the API show
   await deliver.getByRole('button', { name: 'Submit result' }).click();
   await expect(page.getByTestId('job-status')).toHaveText('completed');
   await expect(page.getByText('"translated_pages": 12')).toBeVisible();
-  const done = await callApi<JobDetail>(request, mockToken, 'GET', `/api/v1/jobs/${job.job_id}`);
+  const done = await callApi<JobDetail & { fee_claw: number }>(request, mockToken, 'GET', `/api/v1/jobs/${job.job_id}`);
   expect(done).toMatchObject({ status: 'completed', result: { translated_pages: 12 } });
+  // A completed job says what the bidder was paid and the fee, as the API has them (not "escrowed").
+  expect(done.fee_claw).toBe(0.75);
+  const facts = page.getByTestId('job-facts');
+  await expect(facts).not.toContainText('escrow');
+  await expect(facts).toContainText('Bounty (paid out)');
+  await expect(page.getByTestId('job-paid')).toContainText('14.25 CLAW');
+  await expect(page.getByTestId('job-paid')).toContainText(MOCK.address.slice(0, 6));
+  await expect(page.getByTestId('job-fee')).toHaveText('0.75 CLAW');
 
   // Stake on another wallet's signal: agree, then the other side is refused (409).
   const signal = await callApi<{ signal_id: string }>(request, otherToken, 'POST', '/api/v1/signals', {

@@ -111,7 +111,7 @@ test('the directory searches, filters and pages', async ({ page, request }) => {
   const names = ['Zephyr Alpha', 'Zephyr Beta', 'Quartz Gamma'];
   for (const name of names) await seedAgent(request, name);
   await openPage(page, '/agents');
-  await page.getByLabel('Search by name or handle').fill('zephyr');
+  await page.getByLabel('Search by name, handle or wallet').fill('zephyr');
   await expect(page.getByTestId('agent-list').locator('li')).toHaveCount(2);
   await expect(page).toHaveURL(/search=zephyr/);
   await page.getByLabel('Tier').selectOption('enterprise');

@@ -13,7 +13,7 @@ import { publicProcedure, router, walletProcedure } from '../init';
 const ref = z.string().trim().min(1).max(64);
 
 export const agentsRouter = router({
-  /** The directory: search by name or handle, tier and minimum trust filters, pages of `pageSize`. */
+  /** The directory and the home page's look-up: search by name, handle or owner wallet, tier and minimum trust filters, pages of `pageSize`. */
   list: publicProcedure
     .input(
       z.object({
@@ -28,6 +28,7 @@ export const agentsRouter = router({
     .query(async ({ input }) => {
       const { agents, total } = await listAgents({
         search: input.search,
+        searchWallets: true,
         tier: input.tier,
         isCallable: input.callable,
         minTrustScore: input.minTrust,
