@@ -10,11 +10,11 @@ import { signIn } from './wallets';
 
 const { chain, app } = useTestChain({ app: {} });
 
-async function trader(claw = 0, scopes?: string[]) {
+async function trader(claw = 0, scopes?: string[], maxSpend?: number) {
   const key = generatePrivateKey();
   const account = privateKeyToAccount(key);
   await chain.setEth(account.address, parseEther('10'));
-  const session = await signIn(app, account, { scopes });
+  const session = await signIn(app, account, { scopes, maxSpend });
   if (claw > 0) await fund(account.address, claw);
   return { key, account, token: session.token };
 }
@@ -246,6 +246,17 @@ describe('trade: strategies', () => {
     expect(await db().strategy.count({ where: { ownerWallet: me.account.address } })).toBe(50);
     expect(await clawBalance(me.account.address)).toBe(100 * 55);
   }, 60_000);
+
+  it('counts a strategy’s fee against the token’s max_spend_claw_per_day, and its executions charge nothing', async () => {
+    const me = await trader(500, undefined, 150);
+    expect((await app.post('/api/v1/trade/strategies', body(), { token: me.token })).status).toBe(201);
+    const over = await app.post('/api/v1/trade/strategies', body(), { token: me.token });
+    expect(over.status).toBe(402);
+    expect(over.body.code).toBe('daily_limit_exceeded');
+    expect(await clawBalance(me.account.address)).toBe(400);
+    await runDueStrategies(new Date(Date.now() + 3_601_000));
+    expect(await clawBalance(me.account.address)).toBe(400);
+  });
 
   it('costs 100 CLAW, 402 when short, lists and shows executions, and moves through checked transitions', async () => {
     const me = await trader(150);
