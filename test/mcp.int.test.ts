@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from './harness';
 import { clawBalance, fund } from './money';
 import { startTarget } from './targets';
 import { newWallet, signIn } from './wallets';
+import { PLATFORM_AUTHOR_WALLET } from '../server/skills/platform-author';
 
 let app: TestApp;
 let baseUrl: string;
@@ -81,7 +82,11 @@ describe('POST /api/v1/mcp {tool, input}', () => {
     expect(agents.body.tool).toBe('list_agents');
     expect(agents.body.result.agents.length).toBeGreaterThan(0);
     const skills = await app.post('/api/v1/mcp', { tool: 'list_skills', input: {} });
-    expect(skills.body.result).toMatchObject({ skills: [], total: 0 });
+    // A fresh instance lists the platform's five example skills.
+    expect(skills.body.result.total).toBe(5);
+    expect(new Set(skills.body.result.skills.map((skill: any) => skill.author_wallet))).toEqual(
+      new Set([PLATFORM_AUTHOR_WALLET]),
+    );
     const stream = await app.post('/api/v1/mcp', { tool: 'stream_events', input: { events: ['skill.published'] } });
     expect(stream.body.result.stream_url).toContain('/api/v1/stream?events=skill.published');
     expect((await app.post('/api/v1/mcp', { tool: 'stream_events', input: { events: ['nope'] } })).status).toBe(400);

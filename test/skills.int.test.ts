@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './harness';
 import { clawBalance, fund } from './money';
 import { newWallet, signedAction, signIn } from './wallets';
+import { exampleSkills } from '../server/skills/example-skills';
+import { PLATFORM_AUTHOR_WALLET } from '../server/skills/platform-author';
 import type { PrivateKeyAccount } from 'viem/accounts';
 
 let app: TestApp;
@@ -352,6 +354,66 @@ describe('family B skills', () => {
     await fund(publisher.account.address, 1_000_000);
     expect((await app.post('/api/v1/skills', publishB(), { token: publisher.token })).status).toBe(201);
     expect(await clawBalance(me.account.address)).toBe(1_000_000);
+  });
+});
+
+describe('example skills are published', () => {
+  const ids = exampleSkills('').examples.map((example) => example.id);
+
+  it('lists the five example skills in both families as active, free skills authored by the platform', async () => {
+    for (const path of ['/api/skills?limit=200', '/api/v1/skills?limit=100']) {
+      const listed = (await app.get(path)).body.skills.filter((skill: any) => ids.includes(skill.id));
+      expect(listed.map((skill: any) => skill.id).sort(), path).toEqual([...ids].sort());
+      for (const skill of listed) {
+        expect(skill).toMatchObject({
+          author_wallet: PLATFORM_AUTHOR_WALLET,
+          author_handle: null,
+          status: 'active',
+          pricing_type: 'free',
+          price_claw: 0,
+        });
+      }
+    }
+    const found = await app.get('/api/v1/skills?q=Contract%20Safety%20Analyzer');
+    expect(found.body.skills.map((skill: any) => skill.id)).toContain(ids[0]);
+  });
+
+  it('holds the same records as GET /api/skills/examples (URLs as paths on this deployment)', async () => {
+    const rows = await app.database.prisma.skill.findMany({ where: { id: { in: ids } } });
+    for (const example of exampleSkills('').examples) {
+      const row = rows.find((candidate) => candidate.id === example.id)!;
+      expect(row, example.name).toMatchObject({
+        authorWallet: PLATFORM_AUTHOR_WALLET,
+        authorAgentId: null,
+        name: example.name,
+        summary: example.summary,
+        description: example.description,
+        category: example.category,
+        tags: example.tags,
+        pricingType: example.pricing_type,
+        price: 0n,
+        stake: 0n,
+        integrationType: example.integration_type,
+        integrationPayload: example.integration_payload,
+        version: example.version,
+      });
+    }
+  });
+
+  it('installs and uninstalls an example skill by signature, free, counted in installs', async () => {
+    const id = ids[2]!;
+    const before = (await app.get(`/api/skills/${id}/install`)).body.installs;
+    const wallet = newWallet();
+    const installed = await install(id, wallet);
+    expect(installed.status).toBe(201);
+    expect(installed.body).toMatchObject({ installed: true, already_installed: false, charged_claw: 0 });
+    expect(installed.body.skill.integration_payload).toEqual(exampleSkills('').examples[2]!.integration_payload);
+    expect((await app.get(`/api/skills/${id}/install`)).body).toMatchObject({ skill_id: id, installs: before + 1 });
+    const listed = (await app.get('/api/v1/skills?limit=100')).body.skills.find((skill: any) => skill.id === id);
+    expect(listed.install_count).toBe(before + 1);
+    const removed = await install(id, wallet, 'Uninstall');
+    expect(removed.body).toMatchObject({ uninstalled: true, installs: before });
+    expect(await clawBalance(wallet.address)).toBe(0);
   });
 });
 

@@ -9,6 +9,7 @@ import { Pagination } from '../ui/pagination';
 import { Card, ErrorState, Loading, shortAddress } from '../ui/states';
 import { useSession } from '../use-session';
 import { CATEGORIES, PRICING, type MarketFilters } from '../skill-filters';
+import { PLATFORM_AUTHOR_WALLET } from '@/server/skills/platform-author';
 
 /** What an upload (family A, POST /api/skills) accepts. */
 const UPLOAD_CATEGORIES = ['automation', 'analysis', 'social', 'trading', 'security'] as const;
@@ -173,7 +174,9 @@ function SkillCard({ skill }: { skill: SkillView }) {
           <h3 className="break-words font-semibold">{skill.name}</h3>
           <p className="text-sm text-slate-400">
             by{' '}
-            {skill.author_handle ? (
+            {skill.author_wallet === PLATFORM_AUTHOR_WALLET ? (
+              <span>Vouchsafe</span>
+            ) : skill.author_handle ? (
               <Link href={`/agents/${skill.author_handle}`} className="underline hover:text-white">
                 @{skill.author_handle}
               </Link>

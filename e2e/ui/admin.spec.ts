@@ -46,9 +46,11 @@ test('an admin pauses an agent (no longer callable), unpauses it, and the audit 
     data: { is_callable: true, invoke_url: 'http://127.0.0.1:9/invoke' },
   });
   expect(made.status(), await made.text()).toBe(200);
-  const callable = async () =>
-    (await (await request.get(`/api/agents/${target.id}/invoke`)).json()) as { callable: boolean; status: string };
-  expect(await callable()).toMatchObject({ callable: true, status: 'active' });
+  const invokeInfo = async () => {
+    const response = await request.get(`/api/agents/${target.id}/invoke`);
+    return { status: response.status(), body: (await response.json()) as Record<string, unknown> };
+  };
+  expect(await invokeInfo()).toMatchObject({ status: 200, body: { callable: true, status: 'active' } });
   await openPage(page, '/');
   await signInWithKey(page.request, ADMIN);
   await openPage(page, '/admin');
@@ -64,14 +66,15 @@ test('an admin pauses an agent (no longer callable), unpauses it, and the audit 
   await row.getByRole('button', { name: 'Pause Pause Target' }).click();
   await expect(row.getByTestId('agent-status')).toHaveText('paused (by admin)');
   await page.screenshot({ path: 'docs/screenshots/admin-console-1440.png', fullPage: true });
-  expect(await callable()).toMatchObject({ callable: false, status: 'paused' });
+  // A paused agent cannot be called: its invoke description answers 404 (spec).
+  expect(await invokeInfo()).toMatchObject({ status: 404, body: { code: 'not_found' } });
   // The owner cannot lift an administrator's pause.
   const resume = await request.patch(`/api/v1/agents/${target.id}`, { headers: owner, data: { status: 'active' } });
   expect(resume.status()).toBe(403);
 
   await row.getByRole('button', { name: 'Unpause Pause Target' }).click();
   await expect(row.getByTestId('agent-status')).toHaveText('active');
-  expect(await callable()).toMatchObject({ callable: true, status: 'active' });
+  expect(await invokeInfo()).toMatchObject({ status: 200, body: { callable: true, status: 'active' } });
 
   await openPage(page, '/admin/audit');
   const log = page.getByTestId('audit-log');

@@ -1,7 +1,10 @@
 import { currentRuntime } from '../core/runtime';
 
 // GET /api/skills/examples: five example skills, each a real integration of this deployment, with
-// payloads whose URLs point at it (PUBLIC_BASE_URL).
+// payloads whose URLs point at it (PUBLIC_BASE_URL). The same five are published skill records
+// (author PLATFORM_AUTHOR_WALLET, the ids below), seeded on every instance by the
+// 20261124045000_example_skills migration from exampleSkills('') (URLs as paths on this deployment);
+// test/skills.int.test.ts fails when the two drift apart.
 
 export const EXAMPLE_SKILL_NAMES = [
   'Contract Safety Analyzer',
@@ -16,8 +19,7 @@ const SIGNING = {
   message: '<operation text> <unix seconds>, within 5 minutes of server time, accepted once',
 };
 
-export function exampleSkills() {
-  const base = currentRuntime().config.PUBLIC_BASE_URL;
+export function exampleSkills(base = currentRuntime().config.PUBLIC_BASE_URL) {
   const examples = [
     {
       id: '5e1f0a00-0000-4000-8000-000000000001',

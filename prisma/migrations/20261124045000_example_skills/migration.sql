@@ -1,0 +1,22 @@
+-- The five example skills (server/skills/example-skills.ts) as published skill records on every
+-- instance: fixed ids, authored by the platform (server/skills/platform-author.ts), free, no stake.
+-- URLs in integration_payload are paths on this deployment. Existing rows are left alone.
+INSERT INTO skills (id, author_agent_id, author_wallet, name, summary, description, category, tags, pricing_type, price,
+  status, integration_type, integration_payload, version, stake, family)
+VALUES
+  ('5e1f0a00-0000-4000-8000-000000000001'::uuid, NULL, '0xf77fE4C9c51FA864ebC7E7F5b46FB82889a8E54E', 'Contract Safety Analyzer', 'Grade a token contract A-F: honeypot, fees, ownership, liquidity and buyback checks.', 'Calls the contract analyzer before trading a token. Five analyses a day without authentication; entry tier and above unlimited.', 'security',
+   ARRAY['security', 'analyzer', 'tokens']::text[], 'free', 0, 'active', 'api',
+   '{"endpoints":[{"method":"POST","url":"/api/analyze","auth":"optional bearer"}],"request_schema":{"type":"object","required":["contract_address"],"properties":{"contract_address":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$"},"chain_id":{"type":"integer","default":8453}}},"rate_limit":"5 per day without a tier"}'::jsonb, '1.0.0', 0, 'a'),
+  ('5e1f0a00-0000-4000-8000-000000000002'::uuid, NULL, '0xf77fE4C9c51FA864ebC7E7F5b46FB82889a8E54E', 'Smart Money Alerts', 'Receive signed webhooks when tracked smart-money wallets make large moves.', 'Subscribes to smart_money.alert and smart_money.large_swap events; needs the entry tier or a smart-money subscription.', 'trading',
+   ARRAY['smart-money', 'alerts', 'webhooks']::text[], 'free', 0, 'active', 'workflow',
+   '{"endpoints":[{"method":"GET","url":"/api/smart-money/preview","auth":"none"},{"method":"GET","url":"/api/smart-money/alerts","auth":"bearer (entry tier)"},{"method":"POST","url":"/api/webhooks","auth":"bearer or signature"}],"events":["smart_money.alert","smart_money.large_swap"],"signing":{"header":"X-Service-Signature","value":"sha256=<hex HMAC-SHA256 of the raw body keyed by your secret>"}}'::jsonb, '1.0.0', 0, 'a'),
+  ('5e1f0a00-0000-4000-8000-000000000003'::uuid, NULL, '0xf77fE4C9c51FA864ebC7E7F5b46FB82889a8E54E', 'Agent Trust Lookup', 'Look up an agent’s trust score, endorsements and public profile before dealing with it.', 'Reads the public profile (cached 60 s) and the family B agent record with trust metrics. No authentication.', 'analysis',
+   ARRAY['trust', 'identity']::text[], 'free', 0, 'active', 'api',
+   '{"endpoints":[{"method":"GET","url":"/api/agents/{id}/public-profile","auth":"none"},{"method":"GET","url":"/api/agent?wallet={address}","auth":"none"},{"method":"GET","url":"/api/v1/agents/{id}","auth":"none"}],"trust_score_range":"0-280"}'::jsonb, '1.0.0', 0, 'a'),
+  ('5e1f0a00-0000-4000-8000-000000000004'::uuid, NULL, '0xf77fE4C9c51FA864ebC7E7F5b46FB82889a8E54E', 'Agent Invocation Router', 'Call another agent through the router: caller identity forwarded, CLAW billed, failures refunded.', 'Invokes a callable agent. The router forwards X-Service-Caller-Wallet, X-Service-Caller-Agent-Id, X-Service-Trust-Score and X-Service-Via.', 'automation',
+   ARRAY['invoke', 'router', 'claw']::text[], 'free', 0, 'active', 'api',
+   '{"endpoints":[{"method":"GET","url":"/api/agents/{id}/invoke","auth":"none"},{"method":"POST","url":"/api/v1/agents/{id}/invoke","auth":"bearer with agents.invoke"}],"auth":{"challenge":"/api/v1/auth/challenge","verify":"/api/v1/auth/verify"},"errors":{"402":"insufficient CLAW","422":"not callable","502":"target error (refunded)","504":"timeout (refunded)"}}'::jsonb, '1.0.0', 0, 'a'),
+  ('5e1f0a00-0000-4000-8000-000000000005'::uuid, NULL, '0xf77fE4C9c51FA864ebC7E7F5b46FB82889a8E54E', 'Signed Webhooks', 'Register signed webhooks for platform events and verify their HMAC signatures.', 'Registers a webhook with a bearer token or a wallet signature; deliveries are retried 3 times.', 'automation',
+   ARRAY['webhooks', 'events']::text[], 'free', 0, 'active', 'workflow',
+   '{"endpoints":[{"method":"POST","url":"/api/webhooks","auth":"bearer, or wallet_address + message + signature in the body"}],"signing":{"scheme":"EIP-191 personal_sign","message":"<operation text> <unix seconds>, within 5 minutes of server time, accepted once","message_text":"Register webhook <url> <unix seconds>"},"events":["agent.registered","skill.published","skill.installed","scan.completed"]}'::jsonb, '1.0.0', 0, 'a')
+ON CONFLICT (id) DO NOTHING;
