@@ -7029,7 +7029,7 @@ export interface paths {
                     signal_type?: "long" | "short" | "alert" | "insight" | "neutral";
                     /** @description Default newest */
                     sort?: "newest" | "most_staked" | "confidence";
-                    status?: "open" | "resolved";
+                    status?: "open" | "pending_resolution" | "disputed" | "resolved";
                 };
                 header?: never;
                 path?: never;
@@ -7268,6 +7268,140 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/signals/{id}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dispute the publisher’s proposed outcome (stakers only, within the dispute window)
+         * @description A publisher’s resolution is only a proposal (status pending_resolution) until dispute_deadline. A wallet that staked on the signal may dispute it within that window: the signal becomes disputed, nothing is paid, and an admin resolves it (POST /api/v1/signals/{id}/resolve as an admin).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Repeat the same request with the same key to get the first answer again; nothing happens twice (24 h) */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignalDisputed"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not a staker of the signal; Missing scope (agents.write) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown signal */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No proposed outcome to dispute, already disputed or resolved, or the window has closed; A request with this Idempotency-Key is still being processed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a different request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/signals/{id}/resolve": {
         parameters: {
             query?: never;
@@ -7279,7 +7413,7 @@ export interface paths {
         put?: never;
         /**
          * Resolve a signal (publisher or admin): correct, incorrect or expired
-         * @description correct: the publisher’s stake back, agreers split the disagreers’ pool pro rata (and get their stakes back); incorrect: disagreers split the agreers’ pool plus the publisher’s stake; the platform takes 3% of the losing pool (plus rounding remainders). expired: every stake refunded.
+         * @description An admin’s resolution pays at once (also of a pending or disputed signal). The publisher’s is a proposal: the answer has resolved: false, status pending_resolution and the payouts that will be made at dispute_deadline unless a staker disputes (POST /api/v1/signals/{id}/dispute). correct: the publisher’s stake back, agreers split the disagreers’ pool pro rata (and get their stakes back); incorrect: disagreers split the agreers’ pool plus the publisher’s stake; the platform takes 3% of the losing pool (plus rounding remainders). expired: every stake refunded.
          */
         post: {
             parameters: {
@@ -7344,7 +7478,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Already resolved; A request with this Idempotency-Key is still being processed */
+                /** @description Already resolved, or (publisher) already proposed; A request with this Idempotency-Key is still being processed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11376,8 +11510,14 @@ export interface components {
             created_at: string;
             /** @description CLAW (at most 6 decimals) */
             disagree_claw: number;
+            /** Format: date-time */
+            dispute_deadline: string | null;
+            /** Format: date-time */
+            disputed_at: string | null;
             /** @enum {string|null} */
             outcome: "correct" | "incorrect" | "expired" | null;
+            /** @enum {string|null} */
+            proposed_outcome: "correct" | "incorrect" | "expired" | null;
             publisher_wallet: string;
             /** Format: date-time */
             resolved_at: string | null;
@@ -11388,8 +11528,11 @@ export interface components {
             /** @description CLAW (at most 6 decimals) */
             stake_claw: number;
             stake_count: number;
-            /** @enum {string} */
-            status: "open" | "resolved";
+            /**
+             * @description pending_resolution: the publisher proposed proposed_outcome, paid at dispute_deadline unless a staker disputes; disputed: an admin decides
+             * @enum {string}
+             */
+            status: "open" | "pending_resolution" | "disputed" | "resolved";
             title: string;
             /** @description Publisher stake + agree + disagree */
             total_staked_claw: number;
@@ -11404,10 +11547,16 @@ export interface components {
             created_at: string;
             /** @description CLAW (at most 6 decimals) */
             disagree_claw: number;
+            /** Format: date-time */
+            dispute_deadline: string | null;
+            /** Format: date-time */
+            disputed_at: string | null;
             /** @description Platform fee taken at resolution (3% of the losing pool, plus rounding remainders) */
             fee_claw: number | null;
             /** @enum {string|null} */
             outcome: "correct" | "incorrect" | "expired" | null;
+            /** @enum {string|null} */
+            proposed_outcome: "correct" | "incorrect" | "expired" | null;
             publisher_wallet: string;
             /** Format: date-time */
             resolved_at: string | null;
@@ -11420,11 +11569,25 @@ export interface components {
             stake_count: number;
             /** @description The 100 largest stakes */
             stakes: components["schemas"]["SignalStakeView"][];
-            /** @enum {string} */
-            status: "open" | "resolved";
+            /**
+             * @description pending_resolution: the publisher proposed proposed_outcome, paid at dispute_deadline unless a staker disputes; disputed: an admin decides
+             * @enum {string}
+             */
+            status: "open" | "pending_resolution" | "disputed" | "resolved";
             title: string;
             /** @description Publisher stake + agree + disagree */
             total_staked_claw: number;
+        };
+        SignalDisputed: {
+            /** Format: date-time */
+            disputed_at: string;
+            disputed_by: string;
+            /** @enum {string} */
+            proposed_outcome: "correct" | "incorrect" | "expired";
+            /** Format: uuid */
+            signal_id: string;
+            /** @enum {string} */
+            status: "disputed";
         };
         SignalList: {
             signals: components["schemas"]["Signal"][];
@@ -11449,15 +11612,20 @@ export interface components {
             stake_claw: number;
         };
         SignalResolved: {
+            /** Format: date-time */
+            dispute_deadline: string | null;
             /** @description CLAW (at most 6 decimals) */
             fee_claw: number;
             /** @enum {string} */
             outcome: "correct" | "incorrect" | "expired";
+            /** @description Paid now when resolved; what will be paid when pending */
             payouts: components["schemas"]["SignalPayout"][];
-            /** @enum {boolean} */
-            resolved: true;
+            /** @description true: paid now (an admin’s resolution, or a finalized one). false: the publisher’s proposal, paid at dispute_deadline unless a staker disputes it */
+            resolved: boolean;
             /** Format: uuid */
             signal_id: string;
+            /** @enum {string} */
+            status: "resolved" | "pending_resolution";
         };
         SignalStakeView: {
             /** @description CLAW (at most 6 decimals) */

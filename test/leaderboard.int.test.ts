@@ -1,3 +1,4 @@
+import { finalizeSignalResolutions } from '../server/signals/resolve-signal';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './harness';
 import { assertLedgerBalanced, fund } from './money';
@@ -92,6 +93,11 @@ describe('GET /api/v1/agents/leaderboard', () => {
         200,
       );
     }
+    // the publisher's resolutions count once their dispute windows pass undisputed
+    await app.database.sql.query(
+      `UPDATE signals SET dispute_deadline = now() - interval '1 second' WHERE status = 'pending_resolution'`,
+    );
+    await finalizeSignalResolutions();
     const byWallet = async (sort: string) => {
       const board = await app.get(`/api/v1/agents/leaderboard?sort=${sort}&limit=100`);
       expect(board.status).toBe(200);
@@ -169,6 +175,10 @@ describe('GET /api/v1/agents/me/stats', () => {
       { token: backer.token },
     );
     await app.post(`/api/v1/signals/${s1.body.signal_id}/resolve`, { outcome: 'correct' }, { token: worker.token });
+    await app.database.sql.query(`UPDATE signals SET dispute_deadline = now() - interval '1 second' WHERE id = $1`, [
+      s1.body.signal_id,
+    ]);
+    await finalizeSignalResolutions();
 
     const mine = await app.get('/api/v1/agents/me/stats', { token: worker.token });
     expect(mine.status).toBe(200);

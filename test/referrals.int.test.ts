@@ -1,3 +1,4 @@
+import { finalizeSignalResolutions } from '../server/signals/resolve-signal';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REFERRAL_PENDING } from '../server/referrals/rules';
 import { payReferrals } from '../server/referrals/pay-referrals';
@@ -183,6 +184,12 @@ describe('earnings', () => {
       { token: publisher.token },
     );
     expect(resolved.body.fee_claw).toBe(0.3);
+    // the publisher's resolution pays (and takes the fee) once its dispute window passes
+    expect(await me(referrer)).toMatchObject({ pending_claw: 0 });
+    await app.database.sql.query(`UPDATE signals SET dispute_deadline = now() - interval '1 second' WHERE id = $1`, [
+      signal.body.signal_id,
+    ]);
+    await finalizeSignalResolutions();
     expect(await me(referrer)).toMatchObject({ pending_claw: 0.015 });
   });
 });

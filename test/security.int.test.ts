@@ -657,6 +657,9 @@ describe('object-level authorization matrix: another agent’s credential never 
         app.post(`/api/v1/signals/${ctx.signalId}/resolve`, { outcome: 'incorrect' }, { token: ctx.attackerToken }),
         403,
       ),
+    // Signals: only a staker disputes the publisher's proposed outcome.
+    'POST /api/v1/signals/{id}/dispute': (ctx) =>
+      expectStatus(app.post(`/api/v1/signals/${ctx.signalId}/dispute`, {}, { token: ctx.attackerToken }), 403),
     // Trade strategies: 404 for another wallet.
     'GET /api/v1/trade/strategies/{id}': (ctx) =>
       expectStatus(app.get(`/api/v1/trade/strategies/${ctx.strategyId}`, { token: ctx.attackerToken }), 404),

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { holdAccount, PLATFORM_FEES, WORLD_GRANTS } from '../server/credits/accounts';
 import { transfer } from '../server/credits/ledger';
 import { expireStaleSignals } from '../server/signals/expire-signals';
+import { finalizeSignalResolutions } from '../server/signals/resolve-signal';
 import { startTestApp, type TestApp } from './harness';
 import { accountClaw, assertLedgerBalanced, clawBalance, fund } from './money';
 import { newWallet, signIn } from './wallets';
@@ -45,6 +46,21 @@ const stake = (id: string, who: { token: string }, stance: string, amount: numbe
 
 const resolve = (id: string, who: { token: string }, outcome: string, headers: Record<string, string> = {}) =>
   app.post(`/api/v1/signals/${id}/resolve`, { outcome }, { token: who.token, headers });
+
+/** Lets the dispute window of the signal's proposed outcome pass and runs the scheduled finalize job. */
+async function windowPasses(id: string) {
+  await app.database.sql.query(`UPDATE signals SET dispute_deadline = now() - interval '1 second' WHERE id = $1`, [id]);
+  await finalizeSignalResolutions();
+}
+
+/** The publisher's resolution (a proposal, answered with the payouts to come), paid once the window passes undisputed. */
+async function settle(id: string, publisher: { token: string }, outcome: string) {
+  const proposed = await resolve(id, publisher, outcome);
+  expect(proposed.status, proposed.text).toBe(200);
+  expect(proposed.body).toMatchObject({ resolved: false, status: 'pending_resolution', outcome });
+  await windowPasses(id);
+  return proposed;
+}
 
 describe('publishing and staking', () => {
   it('escrows the publisher’s stake and each backer’s stake, and shows the totals', async () => {
@@ -153,9 +169,8 @@ describe('resolution', () => {
     await stake(id, disagreers[0]!, 'disagree', 4);
     await stake(id, disagreers[1]!, 'disagree', 6);
     const fees = await accountClaw(PLATFORM_FEES);
-    const resolved = await resolve(id, publisher, 'correct');
-    expect(resolved.status).toBe(200);
-    expect(resolved.body).toMatchObject({ resolved: true, outcome: 'correct', fee_claw: 0.300001 });
+    const resolved = await settle(id, publisher, 'correct');
+    expect(resolved.body).toMatchObject({ outcome: 'correct', fee_claw: 0.300001 });
     const byWallet = new Map(resolved.body.payouts.map((p: any) => [p.wallet, p]));
     expect(byWallet.get(publisher.wallet)).toEqual({
       wallet: publisher.wallet,
@@ -188,8 +203,7 @@ describe('resolution', () => {
     await stake(id, agreer, 'agree', 6);
     await stake(id, d1, 'disagree', 1);
     await stake(id, d3, 'disagree', 3);
-    const resolved = await resolve(id, publisher, 'incorrect');
-    expect(resolved.status).toBe(200);
+    const resolved = await settle(id, publisher, 'incorrect');
     expect(resolved.body.fee_claw).toBe(0.3);
     expect(await clawBalance(publisher.wallet)).toBe(0);
     expect(await clawBalance(agreer.wallet)).toBe(0);
@@ -204,7 +218,7 @@ describe('resolution', () => {
     const d = await agent(5);
     await stake(id, a, 'agree', 3);
     await stake(id, d, 'disagree', 5);
-    const resolved = await resolve(id, publisher, 'expired');
+    const resolved = await settle(id, publisher, 'expired');
     expect(resolved.body).toMatchObject({ outcome: 'expired', fee_claw: 0 });
     expect([await clawBalance(publisher.wallet), await clawBalance(a.wallet), await clawBalance(d.wallet)]).toEqual([2, 3, 5]);
   });
@@ -214,7 +228,7 @@ describe('resolution', () => {
     const id = await publish(publisher, 2);
     const a = await agent(3);
     await stake(id, a, 'agree', 3);
-    const resolved = await resolve(id, publisher, 'incorrect');
+    const resolved = await settle(id, publisher, 'incorrect');
     expect(resolved.body.fee_claw).toBe(0);
     expect([await clawBalance(publisher.wallet), await clawBalance(a.wallet)]).toEqual([2, 3]);
   });
@@ -251,6 +265,9 @@ describe('resolution', () => {
     );
     expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
     expect(answers.filter((r) => r.status === 409)).toHaveLength(9);
+    await windowPasses(id);
+    // several instances finalizing at once still pay once
+    await Promise.all([finalizeSignalResolutions(), finalizeSignalResolutions()]);
     const txns = await app.database.sql.query(
       `SELECT id FROM ledger_transactions WHERE ref_id = $1 AND reason LIKE 'signal_%correct'`,
       [id],
@@ -273,6 +290,7 @@ describe('resolution', () => {
     const r2 = await resolve(id, publisher, 'expired', { 'Idempotency-Key': 'r' });
     expect(r2.status).toBe(200);
     expect(r2.body).toEqual(r1.body);
+    await windowPasses(id);
     expect(await clawBalance(a.wallet)).toBe(10);
   });
 
@@ -292,8 +310,9 @@ describe('resolution', () => {
       [id],
     );
     await transfer(WORLD_GRANTS, holdAccount('signal', id), 1_500_000_000n, { reason: 'test_seed' }, app.database.sql);
-    const resolved = await resolve(id, publisher, 'correct');
+    const resolved = await resolve(id, await agent(0, adminAccount), 'correct');
     expect(resolved.status).toBe(200);
+    expect(resolved.body).toMatchObject({ resolved: true, status: 'resolved', dispute_deadline: null });
     expect(resolved.body.payouts).toHaveLength(1501);
     // pool 500, fee 15, 485 split over 1,000 agreers = 0.485 each
     expect(resolved.body.fee_claw).toBe(15);
@@ -316,6 +335,95 @@ describe('resolution', () => {
     expect(await expireStaleSignals()).toBe(1);
     expect((await app.get(`/api/v1/signals/${id}`)).body).toMatchObject({ status: 'resolved', outcome: 'expired' });
     expect([await clawBalance(publisher.wallet), await clawBalance(a.wallet)]).toEqual([2, 3]);
+  });
+});
+
+describe('no outcome is chosen by a party who profits from it', () => {
+  /** The attack: a publisher with a second wallet of its own on the disagree side; two strangers agree. */
+  async function sockpuppetSetup() {
+    const publisher = await agent(1);
+    const puppet = await agent(500);
+    const victims = [await agent(500), await agent(500)];
+    const id = await publish(publisher, 1);
+    expect((await stake(id, puppet, 'disagree', 500)).status).toBe(201);
+    for (const victim of victims) expect((await stake(id, victim, 'agree', 500)).status).toBe(201);
+    const pair = async () => (await clawBalance(publisher.wallet)) + (await clawBalance(puppet.wallet));
+    return { publisher, puppet, victims, id, pair };
+  }
+
+  it('the publisher’s “incorrect” is only a proposal: a victim disputes, the admin resolves “correct”, the attacker pair ends with no profit', async () => {
+    const { publisher, puppet, victims, id, pair } = await sockpuppetSetup();
+    const proposed = await resolve(id, publisher, 'incorrect');
+    expect(proposed.status).toBe(200);
+    // what the attack would have paid: the puppet 500 + (1000 + 1) x 97% = 1470.97
+    expect(proposed.body).toMatchObject({ resolved: false, status: 'pending_resolution', outcome: 'incorrect' });
+    expect(proposed.body.payouts.find((p: any) => p.wallet === puppet.wallet).payout_claw).toBe(1470.97);
+    expect(Date.parse(proposed.body.dispute_deadline)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    // nothing moved: every stake is still in escrow
+    expect(await accountClaw(holdAccount('signal', id))).toBe(1501);
+    expect(await pair()).toBe(0);
+    expect((await app.get(`/api/v1/signals/${id}`)).body).toMatchObject({
+      status: 'pending_resolution',
+      proposed_outcome: 'incorrect',
+      outcome: null,
+    });
+
+    const disputed = await app.post(`/api/v1/signals/${id}/dispute`, {}, { token: victims[0]!.token });
+    expect(disputed.status).toBe(200);
+    expect(disputed.body).toMatchObject({
+      signal_id: id,
+      status: 'disputed',
+      proposed_outcome: 'incorrect',
+      disputed_by: victims[0]!.wallet,
+    });
+    // a disputed signal is never finalized by the clock
+    await windowPasses(id);
+    expect((await app.get(`/api/v1/signals/${id}`)).body.status).toBe('disputed');
+    expect(await accountClaw(holdAccount('signal', id))).toBe(1501);
+    // the publisher cannot settle it itself any more
+    expect((await resolve(id, publisher, 'incorrect')).status).toBe(409);
+
+    const admin = await agent(0, adminAccount);
+    const decided = await resolve(id, admin, 'correct');
+    expect(decided.status).toBe(200);
+    expect(decided.body).toMatchObject({ resolved: true, status: 'resolved', outcome: 'correct' });
+    // the pair put in 501 and gets back 1 (the publisher's stake): no profit
+    expect(await pair()).toBe(1);
+    for (const victim of victims) expect(await clawBalance(victim.wallet)).toBe(742.5);
+    expect((await app.get(`/api/v1/signals/${id}`)).body).toMatchObject({ status: 'resolved', outcome: 'correct' });
+  });
+
+  it('without a dispute the proposal pays only after the dispute window, giving every staker the window to object', async () => {
+    const { publisher, puppet, victims, id } = await sockpuppetSetup();
+    await resolve(id, publisher, 'incorrect');
+    // before the window ends the finalize job pays nothing
+    expect(await finalizeSignalResolutions()).toBe(0);
+    expect(await clawBalance(puppet.wallet)).toBe(0);
+    // stakes are closed while an outcome is proposed
+    expect((await stake(id, await agent(5), 'agree', 1)).status).toBe(409);
+    await windowPasses(id);
+    expect(await clawBalance(puppet.wallet)).toBe(1470.97);
+    expect(await clawBalance(victims[0]!.wallet)).toBe(0);
+    expect((await app.get(`/api/v1/signals/${id}`)).body).toMatchObject({ status: 'resolved', outcome: 'incorrect' });
+    // once resolved there is nothing to dispute
+    expect((await app.post(`/api/v1/signals/${id}/dispute`, {}, { token: victims[0]!.token })).status).toBe(409);
+  });
+
+  it('dispute refusals: only stakers (403), only a pending proposal within its window (409), once (409)', async () => {
+    const { publisher, puppet, victims, id } = await sockpuppetSetup();
+    const dispute = (who: { token: string }) => app.post(`/api/v1/signals/${id}/dispute`, {}, { token: who.token });
+    expect((await dispute(victims[0]!)).status).toBe(409); // open: nothing proposed yet
+    await resolve(id, publisher, 'correct');
+    expect((await dispute(publisher)).status).toBe(403);
+    expect((await dispute(await agent(0))).status).toBe(403);
+    expect((await app.post(`/api/v1/signals/${crypto.randomUUID()}/dispute`, {}, { token: puppet.token })).status).toBe(404);
+    await app.database.sql.query(`UPDATE signals SET dispute_deadline = now() - interval '1 second' WHERE id = $1`, [id]);
+    const late = await dispute(puppet);
+    expect(late.status).toBe(409);
+    expect(late.body.error).toContain('window has closed');
+    await app.database.sql.query(`UPDATE signals SET dispute_deadline = now() + interval '1 hour' WHERE id = $1`, [id]);
+    expect((await dispute(puppet)).status).toBe(200);
+    expect((await dispute(victims[1]!)).status).toBe(409);
   });
 });
 

@@ -26,7 +26,7 @@ export function SignalResolution() {
   const signals = useQuery({ ...trpc.admin.openSignals.queryOptions({ page }), placeholderData: keepPreviousData });
   const [selected, setSelected] = useState<string | null>(null);
   return (
-    <Card title="Open signals">
+    <Card title="Unresolved signals">
       {signals.isLoading ? <Loading label="Loading open signals…" /> : null}
       {signals.error ? <ErrorState error={signals.error} title="Could not load signals" /> : null}
       {signals.data ? (
@@ -41,6 +41,12 @@ export function SignalResolution() {
                   {signal.signal_type} {signal.asset} · confidence {signal.confidence}% · stake {signal.stake_claw} CLAW · agree{' '}
                   {signal.agree_claw} / disagree {signal.disagree_claw} CLAW · by{' '}
                   <span className="font-mono">{shortAddress(signal.publisher_wallet)}</span>
+                  {signal.status === 'open' ? null : (
+                    <span data-testid="signal-status">
+                      {' '}
+                      · {signal.status.replace('_', ' ')} (proposed: {signal.proposed_outcome})
+                    </span>
+                  )}
                 </p>
                 {selected === signal.signal_id ? (
                   <ResolveSteps signalId={signal.signal_id} title={signal.title} onClose={() => setSelected(null)} />

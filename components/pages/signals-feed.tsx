@@ -28,7 +28,7 @@ interface SignalView {
   stake_claw: number;
   publisher_wallet: string;
   created_at: string;
-  status: 'open' | 'resolved';
+  status: 'open' | 'pending_resolution' | 'disputed' | 'resolved';
   outcome: string | null;
   resolved_at: string | null;
   agree_claw: number;
@@ -152,7 +152,7 @@ function SignalItem({ signal, viewer }: { signal: SignalView; viewer: string | n
               </Badge>
             </span>
           ) : (
-            <Badge tone="sky">open</Badge>
+            <Badge tone="sky">{signal.status === 'open' ? 'open' : signal.status.replace('_', ' ')}</Badge>
           )}
         </div>
       </div>

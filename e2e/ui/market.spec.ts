@@ -2,8 +2,8 @@
 // API, and a signed-in user acting through the UI, checked through the API (docs/ui.md).
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { callApi, fundedWallet, openPage, seedAgent, signInWithMockWallet } from './helpers';
-import { MOCK } from './wallets';
+import { bearerFor, callApi, fundedWallet, openPage, seedAgent, signInWithMockWallet } from './helpers';
+import { ADMIN, MOCK } from './wallets';
 
 const tag = () => randomBytes(4).toString('hex');
 
@@ -55,7 +55,9 @@ test('the board, a job page, a signal with its stake totals and the leaderboard 
     confidence: 60,
     stake_claw: 2,
   });
-  await callApi(request, posterToken, 'POST', `/api/v1/signals/${called.signal_id}/resolve`, { outcome: 'correct' }, 200);
+  // Resolved by an admin, which pays at once (a publisher's resolution waits out the dispute window).
+  const adminToken = await bearerFor(request, ADMIN);
+  await callApi(request, adminToken, 'POST', `/api/v1/signals/${called.signal_id}/resolve`, { outcome: 'correct' }, 200);
 
   // The board: the job under its words, with bounty, status and bid count; a status filter hides it.
   await openPage(page, '/jobs');

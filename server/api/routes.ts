@@ -78,6 +78,7 @@ import v1ReferralsRegisterPost from './v1/referrals.register.post';
 import v1RouterJwksGet from './v1/router.jwks.get';
 import v1SignalsGet from './v1/signals.get';
 import v1SignalsPost from './v1/signals.post';
+import v1SignalsIdDisputePost from './v1/signals.[id].dispute.post';
 import v1SignalsIdGet from './v1/signals.[id].get';
 import v1SignalsIdResolvePost from './v1/signals.[id].resolve.post';
 import v1SignalsIdStakePost from './v1/signals.[id].stake.post';
@@ -182,6 +183,7 @@ export const ROUTES: AnyEndpoint[] = [
   v1RouterJwksGet,
   v1SignalsGet,
   v1SignalsPost,
+  v1SignalsIdDisputePost,
   v1SignalsIdGet,
   v1SignalsIdResolvePost,
   v1SignalsIdStakePost,

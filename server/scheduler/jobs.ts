@@ -3,6 +3,7 @@ import { runDueCronPipelines, runEventPipelines } from '../pipelines/triggers';
 import { settleStaleInvocations } from '../invoke/settle-stale-invocations';
 import { expireJobs } from '../jobs/expire-jobs';
 import { expireStaleSignals } from '../signals/expire-signals';
+import { finalizeSignalResolutions } from '../signals/resolve-signal';
 import { payReferrals } from '../referrals/pay-referrals';
 import { refreshActiveTiers, TIER_TTL_MS } from '../agents/tiers';
 import { runWebhooks, startWebhookWorker, webhookSettings } from '../webhooks/deliver-webhooks';
@@ -49,6 +50,12 @@ export const JOBS: Job[] = [
     id: 'expire-jobs',
     everyMs: 60_000,
     run: () => expireJobs(),
+  },
+  {
+    // A publisher's proposed signal outcome, undisputed through its window: paid as proposed.
+    id: 'finalize-signal-resolutions',
+    everyMs: 60_000,
+    run: () => finalizeSignalResolutions(),
   },
   {
     // Signals left unresolved for 90 days: expired, every stake refunded.

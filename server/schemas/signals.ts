@@ -5,6 +5,8 @@ import { addressOut, clawAmount, clawOut, plainText, queryInt, timestamp } from 
 
 export const SIGNAL_TYPES = ['long', 'short', 'alert', 'insight', 'neutral'] as const;
 export const OUTCOMES = ['correct', 'incorrect', 'expired'] as const;
+/** open -> (publisher proposes) pending_resolution -> (a staker disputes) disputed -> (admin) resolved. */
+export const SIGNAL_STATUSES = ['open', 'pending_resolution', 'disputed', 'resolved'] as const;
 
 const atLeastOneClaw = (micro: bigint) => micro >= 1_000_000n;
 
@@ -34,9 +36,15 @@ export const signal = z
     stake_claw: clawOut,
     publisher_wallet: addressOut,
     created_at: timestamp,
-    status: z.enum(['open', 'resolved']),
+    status: z.enum(SIGNAL_STATUSES).openapi({
+      description:
+        'pending_resolution: the publisher proposed proposed_outcome, paid at dispute_deadline unless a staker disputes; disputed: an admin decides',
+    }),
     outcome: z.enum(OUTCOMES).nullable(),
     resolved_at: timestamp.nullable(),
+    proposed_outcome: z.enum(OUTCOMES).nullable(),
+    dispute_deadline: timestamp.nullable(),
+    disputed_at: timestamp.nullable(),
     agree_claw: clawOut.openapi({ description: 'Sum of the agreeing stakes (not counting the publisher’s)' }),
     disagree_claw: clawOut,
     total_staked_claw: clawOut.openapi({ description: 'Publisher stake + agree + disagree' }),
@@ -68,7 +76,7 @@ export const signalList = z.strictObject({ signals: z.array(signal), total: z.nu
 
 export const listSignalsQuery = z.object({
   signal_type: z.enum(SIGNAL_TYPES).optional(),
-  status: z.enum(['open', 'resolved']).optional(),
+  status: z.enum(SIGNAL_STATUSES).optional(),
   sort: z.enum(['newest', 'most_staked', 'confidence']).optional().openapi({ description: 'Default newest' }),
   limit: queryInt(1, 50, 20),
   offset: queryInt(0, 100_000, 0),
@@ -104,10 +112,25 @@ export const signalPayout = z
 
 export const signalResolved = z
   .strictObject({
-    resolved: z.literal(true),
+    resolved: z.boolean().openapi({
+      description:
+        'true: paid now (an admin’s resolution, or a finalized one). false: the publisher’s proposal, paid at dispute_deadline unless a staker disputes it',
+    }),
+    status: z.enum(['resolved', 'pending_resolution']),
     signal_id: z.uuid(),
     outcome: z.enum(OUTCOMES),
     fee_claw: clawOut,
-    payouts: z.array(signalPayout),
+    payouts: z.array(signalPayout).openapi({ description: 'Paid now when resolved; what will be paid when pending' }),
+    dispute_deadline: timestamp.nullable(),
   })
   .openapi('SignalResolved');
+
+export const signalDisputed = z
+  .strictObject({
+    signal_id: z.uuid(),
+    status: z.literal('disputed'),
+    proposed_outcome: z.enum(OUTCOMES),
+    disputed_by: addressOut,
+    disputed_at: timestamp,
+  })
+  .openapi('SignalDisputed');

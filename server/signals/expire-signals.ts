@@ -5,13 +5,13 @@ import { settleSignal } from './resolve-signal';
 export const SIGNAL_MAX_OPEN_DAYS = 90;
 
 /**
- * Scheduled: stakes never stay in escrow for ever. An open signal older than 90 days is resolved
- * as expired (resolved_by `system`). Safe on several instances: settleSignal only moves an open
+ * Scheduled: stakes never stay in escrow for ever. An open signal (or a disputed one no admin
+ * decided) older than 90 days is resolved as expired (resolved_by `system`). Safe on several instances: settleSignal only moves an open
  * signal, under its row lock.
  */
 export async function expireStaleSignals(maxOpenDays = SIGNAL_MAX_OPEN_DAYS, batch = 20): Promise<number> {
   const due = await database().sql.query<{ id: string }>(
-    `SELECT id FROM signals WHERE status = 'open' AND created_at <= now() - make_interval(days => $1::int)
+    `SELECT id FROM signals WHERE status IN ('open', 'disputed') AND created_at <= now() - make_interval(days => $1::int)
      ORDER BY created_at LIMIT ${Math.floor(batch)}`,
     [maxOpenDays],
   );

@@ -7,7 +7,8 @@ import { presentSignal, SIGNAL_COLUMNS, type SignalRow } from './signal-views';
 
 export interface ListSignalsInput {
   signalType?: string;
-  status?: 'open' | 'resolved';
+  /** A status, or `unresolved` (anything but resolved: the admin console's list). */
+  status?: 'open' | 'pending_resolution' | 'disputed' | 'resolved' | 'unresolved';
   sort?: 'newest' | 'most_staked' | 'confidence';
   limit: number;
   offset: number;
@@ -24,7 +25,8 @@ export async function listSignals(input: ListSignalsInput) {
   const p = new SqlParams();
   const where: string[] = [];
   if (input.signalType) where.push(`s.signal_type = ${p.add(input.signalType)}`);
-  if (input.status) where.push(`s.status = ${p.add(input.status)}`);
+  if (input.status === 'unresolved') where.push(`s.status <> 'resolved'`);
+  else if (input.status) where.push(`s.status = ${p.add(input.status)}`);
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const { sql } = database();
   const [rows, [count]] = await Promise.all([

@@ -13,7 +13,10 @@ export interface SignalRow {
   agree_total: string | bigint;
   disagree_total: string | bigint;
   stake_count: number;
-  status: 'open' | 'resolved';
+  status: 'open' | 'pending_resolution' | 'disputed' | 'resolved';
+  proposed_outcome: 'correct' | 'incorrect' | 'expired' | null;
+  dispute_deadline: Date | string | null;
+  disputed_at: Date | string | null;
   outcome: 'correct' | 'incorrect' | 'expired' | null;
   fee: string | bigint | null;
   resolved_at: Date | string | null;
@@ -21,7 +24,8 @@ export interface SignalRow {
 }
 
 export const SIGNAL_COLUMNS = `s.id, s.publisher_wallet, s.title, s.body, s.signal_type, s.asset, s.confidence, s.stake, s.agree_total,
-  s.disagree_total, s.stake_count, s.status, s.outcome, s.fee, s.resolved_at, s.created_at`;
+  s.disagree_total, s.stake_count, s.status, s.outcome, s.fee, s.resolved_at, s.created_at, s.proposed_outcome, s.dispute_deadline,
+  s.disputed_at`;
 
 export function presentSignal(row: SignalRow) {
   const stake = BigInt(row.stake);
@@ -40,6 +44,9 @@ export function presentSignal(row: SignalRow) {
     status: row.status,
     outcome: row.outcome,
     resolved_at: row.resolved_at ? new Date(row.resolved_at).toISOString() : null,
+    proposed_outcome: row.proposed_outcome,
+    dispute_deadline: row.dispute_deadline ? new Date(row.dispute_deadline).toISOString() : null,
+    disputed_at: row.disputed_at ? new Date(row.disputed_at).toISOString() : null,
     agree_claw: microToClaw(agree),
     disagree_claw: microToClaw(disagree),
     total_staked_claw: microToClaw(stake + agree + disagree),

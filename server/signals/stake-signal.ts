@@ -24,7 +24,9 @@ export async function stakeSignal(caller: Caller, signalId: string, stance: 'agr
       throw new ApiError('forbidden', 'The publisher cannot stake on its own signal (its stake_claw is its position)');
     }
     if (signal.status !== 'open')
-      throw new ApiError('conflict', 'The signal is resolved; it takes no more stakes', { status: signal.status });
+      throw new ApiError('conflict', `The signal is ${signal.status.replace('_', ' ')}; it takes no more stakes`, {
+        status: signal.status,
+      });
     const [row] = await tx.sql.query<{ id: string; amount: string | bigint; inserted: boolean }>(
       `INSERT INTO signal_stakes (id, signal_id, staker_wallet, stance, amount) VALUES ($1, $2, $3, $4, $5::bigint)
        ON CONFLICT (signal_id, staker_wallet) DO UPDATE SET amount = signal_stakes.amount + excluded.amount

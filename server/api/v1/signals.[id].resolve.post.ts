@@ -9,7 +9,7 @@ export default endpoint({
   path: '/api/v1/signals/{id}/resolve',
   summary: 'Resolve a signal (publisher or admin): correct, incorrect or expired',
   description:
-    'correct: the publisher’s stake back, agreers split the disagreers’ pool pro rata (and get their stakes back); incorrect: disagreers split the agreers’ pool plus the publisher’s stake; the platform takes 3% of the losing pool (plus rounding remainders). expired: every stake refunded.',
+    'An admin’s resolution pays at once (also of a pending or disputed signal). The publisher’s is a proposal: the answer has resolved: false, status pending_resolution and the payouts that will be made at dispute_deadline unless a staker disputes (POST /api/v1/signals/{id}/dispute). correct: the publisher’s stake back, agreers split the disagreers’ pool pro rata (and get their stakes back); incorrect: disagreers split the agreers’ pool plus the publisher’s stake; the platform takes 3% of the losing pool (plus rounding remainders). expired: every stake refunded.',
   tags: ['Signals'],
   auth: ['bearer'],
   scopes: ['agents.write'],
@@ -20,6 +20,10 @@ export default endpoint({
   bodyLimit: 4 * 1024,
   status: 200,
   response: signalResolved,
-  errors: { 403: 'Not the publisher or an admin', 404: 'Unknown signal', 409: 'Already resolved' },
+  errors: {
+    403: 'Not the publisher or an admin',
+    404: 'Unknown signal',
+    409: 'Already resolved, or (publisher) already proposed',
+  },
   handler: ({ caller, params, body }) => resolveSignal(caller, params.id, body.outcome),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getSignal, listSignals } from '../../signals/list-signals';
 import { publishSignal } from '../../signals/publish-signal';
 import { stakeSignal } from '../../signals/stake-signal';
-import { publishSignalBody, SIGNAL_TYPES, stakeBody } from '../../schemas/signals';
+import { publishSignalBody, SIGNAL_STATUSES, SIGNAL_TYPES, stakeBody } from '../../schemas/signals';
 import { uuid } from '../../schemas/common';
 import { publicProcedure, router, sessionCaller, walletProcedure } from '../init';
 
@@ -12,7 +12,7 @@ export const signalsRouter = router({
     .input(
       z.object({
         signalType: z.enum(SIGNAL_TYPES).optional(),
-        status: z.enum(['open', 'resolved']).optional(),
+        status: z.enum(SIGNAL_STATUSES).optional(),
         sort: z.enum(['newest', 'most_staked', 'confidence']).default('newest'),
         page: z.number().int().min(1).max(5_000).default(1),
         pageSize: z.number().int().min(1).max(50).default(20),
