@@ -8581,7 +8581,7 @@ export interface paths {
         };
         /**
          * Live events as Server-Sent Events, resumable with Last-Event-ID
-         * @description Authenticate with a bearer token in the Authorization header (or an API key in X-API-Key), or `?token=<bearer token>` for EventSource. Every event carries `id:` (its log position); send it back as Last-Event-ID (or `last_event_id`) to resume with no gap and no duplicate. `since` replays up to 24 hours back. A `heartbeat` event comes every 15 s, and a `reconnect` event before the server closes the stream (shutdown, one hour of age, or a reader too far behind). Each caller sees public events, private events it is part of (invocations it made or received) and tier-gated events (smart_money.*, skill.installed) from the entry tier. At most 5 open streams per caller (429). See docs/events.md.
+         * @description Authenticate with a bearer token in the Authorization header (or an API key in X-API-Key), or `?token=<bearer token>` for EventSource. Every event carries `id:` (its log position); send it back as Last-Event-ID (or `last_event_id`) to resume with no gap and no duplicate. `since` replays up to 24 hours back. A `heartbeat` event comes every 15 s, and a `reconnect` event before the server closes the stream (shutdown, one hour of age, a reader too far behind, or the revocation of the token or API key that opened it). Each caller sees public events, private events it is part of (invocations it made or received) and tier-gated events (smart_money.*, skill.installed) from the entry tier. At most 5 open streams per caller (429). See docs/events.md.
          */
         get: {
             parameters: {

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emit } from '../server/events/emit';
 import { runDueCronPipelines, runEventPipelines } from '../server/pipelines/triggers';
-import { applyMapping, MappingError } from '../server/pipelines/mapping';
+import { applyMapping, jsonLength, mappedLength, MappingError } from '../server/pipelines/mapping';
 import { startTestApp, type TestApp } from './harness';
 import { clawBalance, fund } from './money';
 import { startTarget } from './targets';
@@ -137,6 +138,52 @@ describe('pipelines', () => {
     );
     const failed = await app.post(`/api/v1/pipelines/${broken.body.pipeline_id}/run`, { payload: {} }, { token: me.token });
     expect(failed.body.steps[0].error).toContain('resolves to nothing');
+  });
+
+  it('a mapping naming a 1 MiB output hundreds of times fails its step before building the input, and sends nothing', async () => {
+    const big = await agentAt('/big?bytes=1000000');
+    const next = await agentAt('/echo?after-big');
+    const me = await user(500);
+    const references = Array.from({ length: 700 }, () => '/steps/b');
+    const created = await app.post(
+      '/api/v1/pipelines',
+      {
+        name: 'Amplifier',
+        trigger_type: 'manual',
+        steps: [step('b', big.id), step('n', next.id, { input_mapping: { copies: references } })],
+      },
+      { token: me.token },
+    );
+    expect(created.status).toBe(201);
+    const heapBefore = process.memoryUsage().heapUsed;
+    const run = await app.post(`/api/v1/pipelines/${created.body.pipeline_id}/run`, {}, { token: me.token });
+    expect(run.body.status).toBe('failed');
+    expect(run.body.steps.map((s: any) => s.status)).toEqual(['succeeded', 'failed']);
+    expect(run.body.steps[0].output).toEqual({ truncated: true, size_bytes: 1_000_000 });
+    expect(run.body.steps[1].error).toMatch(/larger than 1 MiB/);
+    expect(run.body.steps[1].input).toBeNull();
+    expect(target.calls.filter((call) => call.path === '/echo?after-big')).toHaveLength(0);
+    // The 700 MB input was never built (a few MB of garbage at most remain).
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(100 * 1024 * 1024);
+
+    // Within the limit, the same references still work.
+    await fund(me.address, 500);
+    const small = await agentAt('/big?bytes=1000');
+    const fine = await app.post(
+      '/api/v1/pipelines',
+      {
+        name: 'Copies',
+        trigger_type: 'manual',
+        steps: [step('b', small.id), step('n', next.id, { input_mapping: { copies: references } })],
+      },
+      { token: me.token },
+    );
+    const ok = await app.post(`/api/v1/pipelines/${fine.body.pipeline_id}/run`, {}, { token: me.token });
+    expect(ok.body.status).toBe('succeeded');
+    expect(ok.body.steps[1].input).toEqual({
+      truncated: true,
+      size_bytes: JSON.stringify({ copies: references.map(() => ({ blob: 'x'.repeat(989) })) }).length,
+    });
   });
 
   it('refuses bad definitions (400), no fee (402), missing scope (403), and another wallet (404)', async () => {
@@ -426,5 +473,53 @@ describe('input mapping', () => {
     expect(() => applyMapping('/trigger/constructor', context)).toThrow(MappingError);
     expect(() => applyMapping('/trigger/__proto__', context)).toThrow(MappingError);
     expect(applyMapping({ $literal: '/x' }, context)).toBe('/x');
+  });
+
+  it('counts the size of a mapped input exactly, from its references, without building it', () => {
+    const context = {
+      trigger: { token: 'WETH', n: 1.5, list: [1, null, 'a"b', { deep: ['é', '\u2028'] }], 'a/b': true },
+      steps: { first: { out: 'x'.repeat(100), nested: { k: [1, 2, 3] } } },
+    };
+    fc.assert(
+      fc.property(
+        fc.letrec((tie) => ({
+          mapping: fc.oneof(
+            { depthSize: 'small' },
+            fc.constantFrom(
+              '/trigger/token',
+              '/trigger/list',
+              '/trigger/a~1b',
+              '/steps/first',
+              '/steps/first/nested/k/2',
+              '/trigger',
+            ),
+            fc.string(),
+            fc.jsonValue().map((v) => ({ $literal: v })),
+            fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null)),
+            fc.array(tie('mapping'), { maxLength: 5 }),
+            fc.dictionary(fc.string(), tie('mapping'), { maxKeys: 5 }),
+          ),
+        })).mapping,
+        (mapping) => {
+          let built: unknown;
+          try {
+            built = applyMapping(mapping, context);
+          } catch (error) {
+            expect(error).toBeInstanceOf(MappingError);
+            expect(() => mappedLength(mapping, context, Number.POSITIVE_INFINITY)).toThrow(MappingError);
+            return;
+          }
+          const length = JSON.stringify(built ?? null).length;
+          expect(mappedLength(mapping, context, Number.POSITIVE_INFINITY)).toBe(length);
+          const memo = new Map<unknown, number>();
+          expect(mappedLength(mapping, context, Number.POSITIVE_INFINITY, memo)).toBe(length);
+          expect(mappedLength(mapping, context, Number.POSITIVE_INFINITY, memo)).toBe(length);
+          expect(jsonLength(built, Number.POSITIVE_INFINITY)).toBe(length);
+          // With a budget it stops early: past the budget, the answer is only "more".
+          if (length > 10) expect(mappedLength(mapping, context, 10)).toBeGreaterThan(10);
+        },
+      ),
+      { seed: 20261124, numRuns: 500 },
+    );
   });
 });

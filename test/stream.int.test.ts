@@ -1,8 +1,11 @@
 import { EventSource } from 'eventsource';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction, database } from '../server/core/db';
 import { emit } from '../server/events/emit';
 import { GET as nextDoor } from '../app/api/[...path]/route';
+import { openStreamCount } from '../server/stream/open-stream';
+import { parsePostgresUrl } from '../server/core/db/open';
 import { startTestApp, type TestApp } from './harness';
 import { newWallet, signIn } from './wallets';
 
@@ -187,6 +190,61 @@ describe('GET /api/v1/stream', () => {
     await reader.cancel();
     controller.abort();
   });
+
+  it('revoking the token or API key of an open stream ends it with reconnect (credential_revoked), whoever revoked it', async () => {
+    /** Reads a stream to its end; fails if the server has not ended it within `ms`. */
+    const readToEnd = async (response: Response, ms: number) => {
+      const reader = response.body!.getReader();
+      const timer = setTimeout(() => void reader.cancel(), ms);
+      let text = '';
+      let ended = false;
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+        ended = text.includes('event: reconnect');
+      }
+      clearTimeout(timer);
+      return { text, ended };
+    };
+    const me = await viewer();
+    const other = await signIn(app, me.account);
+    const minted = await app.post('/api/mint-api-key', { label: 'stream reader' }, { token: me.token });
+    expect(minted.status).toBe(201);
+    const byToken = await fetch(`${base}/api/v1/stream`, { headers: { authorization: `Bearer ${other.token}` } });
+    const byQuery = await fetch(`${base}/api/v1/stream?token=${other.token}`);
+    const byKey = await fetch(`${base}/api/v1/stream`, { headers: { 'x-api-key': minted.body.api_key } });
+    expect([byToken.status, byQuery.status, byKey.status]).toEqual([200, 200, 200]);
+
+    // The token revokes itself through the API: both of its streams end within a few seconds.
+    const tokenEnds = [readToEnd(byToken, 5000), readToEnd(byQuery, 5000)];
+    expect((await app.post('/api/v1/auth/revoke', undefined, { token: other.token })).status).toBe(200);
+    for (const { text, ended } of await Promise.all(tokenEnds)) {
+      expect(ended).toBe(true);
+      expect(text).toMatch(/event: reconnect\ndata: \{"reason":"credential_revoked"/);
+    }
+    // Their slots (3 per caller here) are free again.
+    const kept = await fetch(`${base}/api/v1/stream`, { headers: { authorization: `Bearer ${me.token}` } });
+    expect(kept.status).toBe(200);
+    // The key is revoked by another instance: only the database's change notice reaches this one.
+    const keyEnds = readToEnd(byKey, 5000);
+    if (process.env.DATABASE_URL && app.database.kind === 'postgres') {
+      const client = new pg.Client({ connectionString: parsePostgresUrl(process.env.DATABASE_URL).connectionString });
+      await client.connect();
+      await client.query(`SET search_path TO "${app.database.schema}"`);
+      await client.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [minted.body.key_id]);
+      await client.end();
+    } else {
+      await app.database.sql.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [minted.body.key_id]);
+    }
+    const key = await keyEnds;
+    expect(key.ended).toBe(true);
+    expect(key.text).toMatch(/event: reconnect\ndata: \{"reason":"credential_revoked"/);
+    // Reconnecting with a revoked credential is 401; the stream of a credential still valid goes on.
+    expect((await fetch(`${base}/api/v1/stream`, { headers: { authorization: `Bearer ${other.token}` } })).status).toBe(401);
+    expect(openStreamCount(me.wallet)).toBe(1);
+    await kept.body!.cancel();
+  }, 40_000);
 
   it('limits open streams per caller (429) and ends a stream with reconnect at its maximum age', async () => {
     const me = await viewer();

@@ -8,8 +8,11 @@ export interface TargetCall {
   raw: string;
 }
 
-/** A local agent to invoke: /echo answers 200 with what it got, /fail 500, /fail-nested-N and /ok-nested-N
- * (500 or 200) with JSON nested N deep, /slow after 6 s, /delay-N after N ms, /redirect 302. */
+/**
+ * A local agent to invoke: /echo answers 200 with what it got, /fail 500, /fail-nested-N and /ok-nested-N
+ * (500 or 200) with JSON nested N deep, /slow after 6 s, /delay-N after N ms, /redirect 302,
+ * /big?bytes=N a JSON object of N bytes ({blob: "xxx…"}).
+ */
 export async function startTarget(): Promise<{ url: string; calls: TargetCall[]; close: () => Promise<void> }> {
   const calls: TargetCall[] = [];
   const server: Server = createServer((request, response) => {
@@ -40,6 +43,7 @@ export async function startTarget(): Promise<{ url: string; calls: TargetCall[];
       if (request.url === '/slow') return void setTimeout(() => json(200, { late: true }), 6000);
       const delayed = /^\/delay-(\d+)$/.exec(request.url ?? '');
       if (delayed) return void setTimeout(() => json(200, { delayed: true }), Number(delayed[1]));
+      if (request.url?.startsWith('/big?bytes=')) return json(200, { blob: 'x'.repeat(Number(request.url.slice(11)) - 11) });
       if (request.url === '/text') {
         response.writeHead(200, { 'content-type': 'text/plain' });
         return response.end('plain answer');

@@ -1,4 +1,4 @@
-import { database } from '../core/db';
+import { database, withTransaction } from '../core/db';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness';
@@ -128,6 +128,30 @@ describe('ledger primitives', () => {
     );
     expect(results.filter((r) => r.applied)).toHaveLength(1);
     expect((await balances()).get(to)!.balance).toBe(7n);
+  });
+
+  it('a wallet whose first debit or credit rolled back still answers 402 on a later debit, never 500', async () => {
+    const refused = walletAccount('0xROLLEDBACKDEBIT');
+    await expect(
+      withTransaction((tx) => transfer(refused, PLATFORM_FEES, 5n, { reason: 'spend' }, tx.sql)),
+    ).rejects.toBeInstanceOf(InsufficientCreditsError);
+    await expect(transfer(refused, PLATFORM_FEES, 5n, { reason: 'spend' }, database().sql)).rejects.toBeInstanceOf(
+      InsufficientCreditsError,
+    );
+    const undone = walletAccount('0xROLLEDBACKGRANT');
+    await expect(
+      withTransaction(async (tx) => {
+        await transfer(WORLD_GRANTS, undone, 9n, { reason: 'grant' }, tx.sql);
+        throw new Error('the rest of the transaction failed');
+      }),
+    ).rejects.toThrow('the rest of the transaction failed');
+    expect((await balances()).has(undone)).toBe(false);
+    await expect(transfer(undone, PLATFORM_FEES, 1n, { reason: 'spend' }, database().sql)).rejects.toBeInstanceOf(
+      InsufficientCreditsError,
+    );
+    // World accounts may go negative: a first debit creates the account.
+    await transfer('world:test-rollback', undone, 3n, { reason: 'grant' }, database().sql);
+    expect((await balances()).get(undone)!.balance).toBe(3n);
   });
 
   it('splits with a fee so that the parts add up exactly', () => {

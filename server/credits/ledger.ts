@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { sharedState } from '../core/shared-state';
 import { SqlParams, type Queryable } from '../core/db/sql-runner';
 import { ApiError } from '../core/errors';
 import { feeOf, microToClaw } from '../core/money';
@@ -50,30 +49,6 @@ function assertBalanced(postings: Posting[]): void {
   if (postings.some((posting) => posting.amount === 0n)) throw new Error('zero postings are not recorded');
 }
 
-// Accounts this instance knows exist (creation is idempotent; this saves a statement). Bounded:
-// one hold account per invocation would otherwise grow it forever.
-const knownAccounts = sharedState('ledger.known-accounts', () => new Set<string>());
-const KNOWN_ACCOUNTS_MAX = 50_000;
-
-function remember(ids: string[]): void {
-  const known = knownAccounts();
-  if (known.size + ids.length > KNOWN_ACCOUNTS_MAX) known.clear();
-  for (const id of ids) known.add(id);
-}
-
-/** Creates, empty, the accounts a transaction debits, so that the debit meets the overdraft CHECK. */
-async function ensureAccounts(runner: Queryable, ids: string[]): Promise<void> {
-  const known = knownAccounts();
-  const missing = ids.filter((id) => !known.has(id));
-  if (missing.length === 0) return;
-  const values = missing.map((_, i) => `($${i * 3 + 1}, $${i * 3 + 2}, $${i * 3 + 3})`).join(', ');
-  await runner.query(
-    `INSERT INTO ledger_accounts (id, kind, allow_negative) VALUES ${values} ON CONFLICT (id) DO NOTHING`,
-    missing.flatMap((id) => [id, accountKind(id), accountKind(id) === 'world']),
-  );
-  remember(missing);
-}
-
 function isConstraint(error: unknown, name: string): boolean {
   const e = error as { constraint?: string; message?: string };
   return e?.constraint === name || (typeof e?.message === 'string' && e.message.includes(name));
@@ -97,12 +72,6 @@ export async function post(input: PostInput, runner: Queryable): Promise<{ appli
   const id = randomUUID();
   // Postings that cancel out (a wallet paying itself) move nothing and record nothing.
   if (postings.length === 0) return { applied: true, transactionId: id };
-  // Debited accounts must exist before the statement; credited ones are created by it.
-  await ensureAccounts(
-    runner,
-    postings.filter(([, amount]) => amount < 0n).map(([account]) => account),
-  );
-
   const p = new SqlParams();
   const rows = postings.map(([account, amount]) => {
     const kind = accountKind(account);
@@ -122,9 +91,14 @@ export async function post(input: PostInput, runner: Queryable): Promise<{ appli
       UPDATE ledger_accounts a SET balance = a.balance + p.amount
       FROM p WHERE a.id = p.account AND p.amount < 0 AND EXISTS (SELECT 1 FROM txn)
       RETURNING a.id)`,
+    // A debited account with no row yet has a balance of 0: its row is created with the negative
+    // balance, which the no-overdraft CHECK refuses (402) unless the account may go negative. Done in
+    // the statement, not before it, so a rolled-back transaction leaves nothing that later debits
+    // trust (an in-memory list of known accounts once outlived a rollback and turned 402s into 500s).
     `cre AS (
       INSERT INTO ledger_accounts (id, kind, balance, allow_negative)
-      SELECT p.account, p.kind, p.amount, p.allow_negative FROM p WHERE p.amount > 0 AND EXISTS (SELECT 1 FROM txn)
+      SELECT p.account, p.kind, p.amount, p.allow_negative FROM p
+      WHERE (p.amount > 0 OR p.account NOT IN (SELECT id FROM upd)) AND EXISTS (SELECT 1 FROM txn)
       ON CONFLICT (id) DO UPDATE SET balance = ledger_accounts.balance + excluded.balance
       RETURNING id)`,
     `ins AS (
@@ -157,9 +131,7 @@ export async function post(input: PostInput, runner: Queryable): Promise<{ appli
   for (let attempt = 0; ; attempt++) {
     try {
       const [result] = await runner.query<{ applied: number }>(sql, params);
-      const applied = Number(result?.applied ?? 0) === 1;
-      if (applied) remember(postings.map(([account]) => account));
-      return { applied, transactionId: id };
+      return { applied: Number(result?.applied ?? 0) === 1, transactionId: id };
     } catch (error) {
       if (isConstraint(error, 'ledger_accounts_no_overdraft')) {
         throw new InsufficientCreditsError('insufficient_credits', 'Insufficient CLAW credits', {

@@ -11,7 +11,7 @@ import { currentRuntime } from '../core/runtime';
 import { emit } from '../events/emit';
 import { invokeAgent, MIN_INVOKE_TIMEOUT_MS } from '../invoke/invoke-agent';
 import { PIPELINE_LIMITS } from '../schemas/pipeline';
-import { applyMapping, MappingError } from './mapping';
+import { applyMapping, jsonLength, mappedLength, MappingError, type SizeMemo } from './mapping';
 import { runView, type StepDef } from './pipelines';
 
 // A run: each step invokes its agent through the router (charging its price to the pipeline's
@@ -50,9 +50,8 @@ class PriceRaised extends Error {
   }
 }
 
-function stored(value: unknown): unknown {
-  const text = JSON.stringify(value ?? null);
-  return text.length <= PIPELINE_LIMITS.storedOutputBytes ? value : { truncated: true, size_bytes: text.length };
+function stored(value: unknown, size: number): unknown {
+  return size <= PIPELINE_LIMITS.storedOutputBytes ? value : { truncated: true, size_bytes: size };
 }
 
 /** The max_spend_claw_per_day of the credential (bearer token or API key) with this id, or null. */
@@ -111,6 +110,7 @@ export async function runPipeline(
   let failure: string | null = null;
   let previous: unknown = payload;
   const routerLimit = currentRuntime().config.INVOKE_TIMEOUT_MS;
+  const sizes: SizeMemo = new Map();
 
   for (const step of steps) {
     const record: StepRecord = {
@@ -137,9 +137,18 @@ export async function runPipeline(
           `the run passed its ${PIPELINE_LIMITS.runTimeoutMs / 1000} s limit (a step needs ${MIN_INVOKE_TIMEOUT_MS} ms)`,
         );
       }
+      // The size comes from the references, before anything is built: one output named many times
+      // would otherwise make an input of hundreds of MB before the limit could be checked.
+      const size = step.input_mapping
+        ? mappedLength(step.input_mapping, context, MAX_INPUT_BYTES, sizes)
+        : jsonLength(previous ?? null, MAX_INPUT_BYTES, sizes);
+      if (size > MAX_INPUT_BYTES) {
+        throw new Error(
+          'the step input would be larger than 1 MiB (counted from what input_mapping references); nothing was sent',
+        );
+      }
       const input = step.input_mapping ? applyMapping(step.input_mapping, context) : previous;
-      record.input = stored(input);
-      if (JSON.stringify(input ?? null).length > MAX_INPUT_BYTES) throw new Error('the step input is larger than 1 MiB');
+      record.input = stored(input, size);
       const target = await findAgent(step.agent_id);
       const price = target ? priceAt(target, new Date()) : 0n;
       const saw = stepPrices[step.id] === undefined ? undefined : BigInt(stepPrices[step.id]!);
@@ -162,7 +171,7 @@ export async function runPipeline(
       record.status = 'succeeded';
       record.invocation_id = result.invocationId;
       record.fee_claw = microToClaw(result.fee);
-      record.output = stored(result.response);
+      record.output = stored(result.response, jsonLength(result.response ?? null, Number.POSITIVE_INFINITY, sizes));
       context.steps[step.output_key] = result.response;
       previous = result.response;
     } catch (caught) {

@@ -11,7 +11,8 @@ import { LEASE_RENEW_MS, streamSlots, type StreamSlots } from './stream-slots';
 // One SSE connection (spec: Events, Event stream): replay from the log after Last-Event-ID or
 // `since`, then live events from the instance's hub, without gap or duplicate (ids are commit
 // ordered; see server/events/log.ts). Heartbeats keep proxies from closing an idle stream; a
-// `reconnect` event goes out before the server closes one (shutdown, maximum age, slow reader).
+// `reconnect` event goes out before the server closes one (shutdown, maximum age, slow reader, and
+// the revocation of the token or API key that opened it, heard on every instance as a change notice).
 //
 // Built for many idle connections: a connection is one small object (no closures, no timers of
 // its own); one sweep per instance sends heartbeats (one shared frame per beat), closes streams at
@@ -32,6 +33,8 @@ export interface StreamRequest {
   after: bigint | null;
   /** Replay from this time (when no Last-Event-ID). */
   since: Date | null;
+  /** The token or API key that opened the stream: revoking it closes the stream. */
+  credentialId: string | null;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
 }
@@ -54,9 +57,27 @@ function frame(fields: { id?: bigint; event: string; data: unknown }): Uint8Arra
   return encoder.encode(lines.join('\n'));
 }
 
+/** A credential that no longer opens streams: revoked, deleted or (a token) expired. */
+async function invalidCredentials(ids: string[]): Promise<Set<string>> {
+  const valid = await database().sql.query<{ id: string }>(
+    `SELECT id::text AS id FROM access_tokens WHERE id = ANY ($1::uuid[]) AND revoked_at IS NULL AND expires_at > now()
+     UNION ALL
+     SELECT id::text FROM api_keys WHERE id = ANY ($1::uuid[]) AND revoked_at IS NULL`,
+    [ids],
+  );
+  const live = new Set(valid.map((row) => row.id));
+  return new Set(ids.filter((id) => !live.has(id)));
+}
+
+/** How long a revocation notice makes newly opened streams check their credential once more. */
+const RECENT_REVOCATION_MS = 60_000;
+
 /** The instance's open streams, their sweep and their leases. */
 class Streams {
   readonly byWallet = new Map<string, Set<StreamConnection>>();
+  readonly byCredential = new Map<string, Set<StreamConnection>>();
+  /** Credentials named by recent notices (null: every credential), with when they were heard. */
+  readonly recentNotices = new Map<string | null, number>();
   readonly all = new Set<StreamConnection>();
   readonly slots: StreamSlots;
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -75,6 +96,11 @@ class Streams {
     let set = this.byWallet.get(connection.wallet);
     if (!set) this.byWallet.set(connection.wallet, (set = new Set()));
     set.add(connection);
+    if (connection.credentialId) {
+      let same = this.byCredential.get(connection.credentialId);
+      if (!same) this.byCredential.set(connection.credentialId, (same = new Set()));
+      same.add(connection);
+    }
     if (!this.timer) {
       this.timer = setInterval(() => this.sweep(), Math.min(this.heartbeatMs, MAX_SWEEP_MS));
       this.timer.unref();
@@ -87,6 +113,11 @@ class Streams {
     if (set) {
       set.delete(connection);
       if (set.size === 0) this.byWallet.delete(connection.wallet);
+    }
+    const same = connection.credentialId ? this.byCredential.get(connection.credentialId) : undefined;
+    if (same) {
+      same.delete(connection);
+      if (same.size === 0) this.byCredential.delete(connection.credentialId!);
     }
     if (connection.lease) {
       this.slots
@@ -120,6 +151,31 @@ class Streams {
     }
   }
 
+  /**
+   * A credential change notice (server/core/changes.ts; from any instance): the streams opened with
+   * that credential (every credential for a null id) check it in the database, and those whose
+   * credential no longer holds are closed with `reconnect` (reason credential_revoked).
+   */
+  async credentialChanged(id: string | null): Promise<void> {
+    const now = Date.now();
+    this.recentNotices.set(id, now);
+    for (const [key, at] of this.recentNotices) if (at < now - RECENT_REVOCATION_MS) this.recentNotices.delete(key);
+    await this.recheck(id === null ? [...this.byCredential.keys()] : this.byCredential.has(id) ? [id] : []);
+  }
+
+  /** Closes the streams of those `ids` that no longer hold. */
+  async recheck(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    for (const id of await invalidCredentials(ids)) {
+      for (const connection of [...(this.byCredential.get(id) ?? [])]) connection.close('credential_revoked');
+    }
+  }
+
+  /** True when a notice about this credential came recently (it may predate the stream's registration). */
+  recentlyChanged(id: string): boolean {
+    return this.recentNotices.has(id) || this.recentNotices.has(null);
+  }
+
   closeAll(reason: string): void {
     for (const connection of [...this.all]) connection.close(reason);
   }
@@ -128,7 +184,13 @@ class Streams {
 const streams = sharedState('stream.connections', () => {
   const runtime = currentRuntime();
   const value = new Streams(runtime);
-  runtime.onClose(() => value.closeAll('shutdown'));
+  const stop = runtime.changes.on('credential', (notice) => {
+    value.credentialChanged(notice.id).catch((error) => log.warn({ err: error }, 'stream credential check failed'));
+  });
+  runtime.onClose(() => {
+    stop();
+    value.closeAll('shutdown');
+  });
   return value;
 });
 
@@ -160,6 +222,7 @@ class StreamConnection implements HubSubscriber {
     readonly wallet: string,
     readonly viewer: Viewer,
     readonly filter: ReadonlySet<EventName> | null,
+    readonly credentialId: string | null,
   ) {
     this.openedAt = this.lastBeat = Date.now();
   }
@@ -241,11 +304,16 @@ export async function openStream(request: StreamRequest): Promise<Response> {
     );
   }
   const hub = eventHub();
-  const connection = new StreamConnection(owner, hub, wallet, request.viewer, request.events);
+  const connection = new StreamConnection(owner, hub, wallet, request.viewer, request.events, request.credentialId);
   connection.lease = lease;
   owner.add(connection);
   let cursor: bigint | null;
   try {
+    // A revocation heard between authentication and now found no stream to close: check once more.
+    if (request.credentialId && owner.recentlyChanged(request.credentialId)) {
+      const invalid = await invalidCredentials([request.credentialId]);
+      if (invalid.size > 0) throw new ApiError('unauthorized', 'The credential was revoked');
+    }
     await hub.ready;
     cursor = request.after ?? (request.since ? await cursorSince(database().sql, request.since) : null);
   } catch (error) {

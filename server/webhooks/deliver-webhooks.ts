@@ -2,6 +2,7 @@ import type { Database } from '../core/db/open';
 import type { Queryable } from '../core/db/sql-runner';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
+import { sharedState } from '../core/shared-state';
 import { EVENT_MIN_TIER } from '../events/emit';
 import { envelope, type LoggedEvent } from '../events/log';
 import { OutboundError, outboundRequest } from '../net/outbound';
@@ -15,12 +16,21 @@ import { decryptSecret, signatureHeaders } from './signing';
 //     taking a lease in the claim, so each attempt is made by exactly one worker.
 // 2xx within WEBHOOK_TIMEOUT_MS (10 s) is success; otherwise retries after 30 s, 5 min and
 // 30 min, then the delivery is failed. Every attempt carries the same event id.
+//
+// A slow receiver delays only itself (issue 19): at most PER_RECEIVER attempts to one webhook are in
+// flight at once, counted across instances from the leases in the table; claims take due deliveries
+// in turns across webhooks (each webhook's oldest first), so a backlog of one never queues another;
+// each attempt is settled as soon as it ends (attempts ending together share one statement), and a
+// freed slot is refilled at once.
 
 export const RETRY_DELAYS_MS = [30_000, 5 * 60_000, 30 * 60_000];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 const FAN_OUT_BATCH = 500;
 const CLAIM_BATCH = 50;
-const PARALLEL_CLAIMS = 4;
+/** Attempts in flight to one webhook, across instances. */
+export const PER_RECEIVER = 4;
+/** Attempts in flight from one sender (one per database handle and process). */
+const MAX_IN_FLIGHT = 64;
 
 export interface WebhookSettings {
   timeoutMs: number;
@@ -95,13 +105,28 @@ interface ClaimedRow {
   created_at: Date | string;
 }
 
-/** Claims up to `limit` due deliveries: the attempt is counted and leased in the claim. */
+const DUE = `((d.status = 'pending' AND d.next_attempt_at <= $1) OR (d.status = 'delivering' AND d.claimed_until < $1))`;
+
+/**
+ * Claims up to `limit` due deliveries, the attempt counted and leased in the claim: in turns across
+ * webhooks (every webhook's first due delivery, then every second one...), and never more than
+ * PER_RECEIVER in flight to one webhook counting the live leases of every instance.
+ */
 async function claimDue(sql: Queryable, now: Date, leaseMs: number, limit: number): Promise<ClaimedRow[]> {
   return sql.query<ClaimedRow>(
-    `WITH due AS (
-       SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.is_active
-       WHERE (d.status = 'pending' AND d.next_attempt_at <= $1) OR (d.status = 'delivering' AND d.claimed_until < $1)
-       ORDER BY d.next_attempt_at
+    `WITH busy AS (
+       SELECT webhook_id, count(*)::int AS n FROM webhook_deliveries
+       WHERE status = 'delivering' AND claimed_until >= $1 GROUP BY webhook_id
+     ), ranked AS (
+       SELECT d.id, d.next_attempt_at,
+         row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.id) + coalesce(b.n, 0) AS turn
+       FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.is_active
+       LEFT JOIN busy b ON b.webhook_id = d.webhook_id
+       WHERE ${DUE}
+     ), due AS (
+       SELECT d.id FROM webhook_deliveries d JOIN ranked r ON r.id = d.id
+       WHERE r.turn <= $4 AND ${DUE}
+       ORDER BY r.turn, r.next_attempt_at
        LIMIT $3
        FOR UPDATE OF d SKIP LOCKED
      )
@@ -110,7 +135,7 @@ async function claimDue(sql: Queryable, now: Date, leaseMs: number, limit: numbe
      FROM due, webhooks w, events e
      WHERE d.id = due.id AND w.id = d.webhook_id AND e.id = d.event_id
      RETURNING d.id, d.webhook_id, d.event_id::text AS event_id, d.attempts, w.url, w.secret_ciphertext, e.name, e.data, e.created_at`,
-    [now, new Date(now.getTime() + leaseMs), limit],
+    [now, new Date(now.getTime() + leaseMs), limit, PER_RECEIVER],
   );
 }
 
@@ -214,56 +239,176 @@ async function settle(
   );
 }
 
-/**
- * Claims and sends due deliveries until none is due; returns how many attempts were made. Several
- * claim loops run at once so that database work overlaps the receivers' answers (SKIP LOCKED keeps
- * their rows apart).
- */
-export async function deliverDue(database: Database, settings: WebhookSettings, now = new Date()): Promise<number> {
-  // One claim first: a pass with nothing due (the common case) costs one query; a full batch means a
-  // backlog, and the other loops join in.
-  const first = await deliverBatch(database, settings, now);
-  if (first < CLAIM_BATCH) return first;
-  const made = await Promise.all(Array.from({ length: PARALLEL_CLAIMS }, () => deliverLoop(database, settings, now)));
-  return made.reduce((sum, n) => sum + n, first);
+/** One attempt of a claimed delivery (never throws: every failure is a failed attempt). */
+async function attemptDelivery(row: ClaimedRow, settings: WebhookSettings): Promise<Attempt> {
+  let secret: string | null = null;
+  if (row.secret_ciphertext) {
+    try {
+      secret = decryptSecret(row.secret_ciphertext, settings.authSecret);
+    } catch (error) {
+      log.error({ webhook: row.webhook_id, err: error }, 'webhook secret unreadable (AUTH_SECRET changed?)');
+      return { ok: false, status: null, error: 'signing secret unreadable' };
+    }
+  }
+  const event: LoggedEvent = {
+    id: BigInt(row.event_id),
+    name: row.name as LoggedEvent['name'],
+    data: typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data,
+    audience: [],
+    createdAt: new Date(row.created_at),
+  };
+  return sendDelivery(row.url, event, secret, settings);
 }
 
-async function deliverLoop(database: Database, settings: WebhookSettings, now: Date): Promise<number> {
-  let made = 0;
-  for (;;) {
-    const sent = await deliverBatch(database, settings, now);
-    made += sent;
-    if (sent === 0) return made;
+/**
+ * Sends due deliveries from one database handle: keeps up to MAX_IN_FLIGHT attempts going, claims
+ * again whenever one ends or new deliveries are announced (wake), settles each attempt as soon as it
+ * ends, and finishes a run when nothing is due and nothing is in flight.
+ */
+class Sender {
+  private inFlight = 0;
+  private signalled = false;
+  private waiter: (() => void) | null = null;
+  private running: { now: number | null; done: Promise<number> } | null = null;
+  private stopped = false;
+  private readonly settling: { row: ClaimedRow; attempt: Attempt; now: Date; done: () => void }[] = [];
+  private flushing = false;
+
+  constructor(
+    readonly database: Database,
+    public settings: WebhookSettings,
+  ) {}
+
+  /** Sends until nothing is due (at `now`, default the clock); a call during a run joins it. */
+  run(now?: Date): Promise<number> {
+    const at = now?.getTime() ?? null;
+    if (this.running) {
+      if (this.running.now === at) {
+        this.wake();
+        return this.running.done;
+      }
+      return this.running.done.then(() => this.run(now));
+    }
+    this.stopped = false;
+    const done = this.loop(now).finally(() => {
+      this.running = null;
+    });
+    this.running = { now: at, done };
+    return done;
+  }
+
+  /** New deliveries may be due: a running loop claims again. */
+  wake(): void {
+    this.signalled = true;
+    this.waiter?.();
+  }
+
+  /** Ends the current run once its attempts in flight are settled (the worker stopping). */
+  stop(): void {
+    this.stopped = true;
+    this.wake();
+  }
+
+  private next(): Promise<void> {
+    if (this.signalled) {
+      this.signalled = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.waiter = () => {
+        this.waiter = null;
+        this.signalled = false;
+        resolve();
+      };
+    });
+  }
+
+  private async loop(now: Date | undefined): Promise<number> {
+    let made = 0;
+    this.signalled = false;
+    for (;;) {
+      const free = this.stopped ? 0 : MAX_IN_FLIGHT - this.inFlight;
+      let claimed = 0;
+      if (free > 0) {
+        const at = now ?? new Date();
+        const rows = await claimDue(this.database.sql, at, this.settings.timeoutMs + 30_000, Math.min(free, CLAIM_BATCH));
+        claimed = rows.length;
+        made += claimed;
+        for (const row of rows) this.start(row, now);
+      }
+      if (claimed === 0 && this.inFlight === 0) {
+        if (this.signalled && !this.stopped) {
+          this.signalled = false;
+          continue;
+        }
+        return made;
+      }
+      // A full batch with room left: more may be due at once. Otherwise wait for an attempt to end or a wake.
+      if (claimed === CLAIM_BATCH && claimed < free) continue;
+      await this.next();
+    }
+  }
+
+  private start(row: ClaimedRow, now: Date | undefined): void {
+    this.inFlight++;
+    void attemptDelivery(row, this.settings)
+      .then((attempt) => new Promise<void>((done) => this.settle(row, attempt, now ?? new Date(), done)))
+      .finally(() => {
+        this.inFlight--;
+        this.wake();
+      });
+  }
+
+  /** Queues an outcome; outcomes that end while a statement runs are settled together by the next one. */
+  private settle(row: ClaimedRow, attempt: Attempt, now: Date, done: () => void): void {
+    this.settling.push({ row, attempt, now, done });
+    if (this.flushing) return;
+    this.flushing = true;
+    void (async () => {
+      while (this.settling.length > 0) {
+        const batch = this.settling.splice(0, CLAIM_BATCH * 4);
+        try {
+          await settle(
+            this.database,
+            batch.map((b) => b.row),
+            batch.map((b) => b.attempt),
+            batch[0]!.now,
+            this.settings,
+          );
+        } catch (error) {
+          // The rows keep their lease; once it runs out they are claimed again (as the next attempt).
+          log.error({ err: error }, 'webhook settle failed');
+        }
+        for (const b of batch) b.done();
+      }
+      this.flushing = false;
+    })();
   }
 }
 
-/** Claims one batch of due deliveries and sends them; returns how many attempts were made. */
-async function deliverBatch(database: Database, settings: WebhookSettings, now: Date): Promise<number> {
-  const claimed = await claimDue(database.sql, now, settings.timeoutMs + 30_000, CLAIM_BATCH);
-  if (claimed.length === 0) return 0;
-  const attempts = await Promise.all(
-    claimed.map(async (row): Promise<Attempt> => {
-      let secret: string | null = null;
-      if (row.secret_ciphertext) {
-        try {
-          secret = decryptSecret(row.secret_ciphertext, settings.authSecret);
-        } catch (error) {
-          log.error({ webhook: row.webhook_id, err: error }, 'webhook secret unreadable (AUTH_SECRET changed?)');
-          return { ok: false, status: null, error: 'signing secret unreadable' };
-        }
-      }
-      const event: LoggedEvent = {
-        id: BigInt(row.event_id),
-        name: row.name as LoggedEvent['name'],
-        data: typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data,
-        audience: [],
-        createdAt: new Date(row.created_at),
-      };
-      return sendDelivery(row.url, event, secret, settings);
-    }),
-  );
-  await settle(database, claimed, attempts, now, settings);
-  return claimed.length;
+// One sender per database handle in a process: the worker, the scheduled job and the cron route share it.
+const senders = sharedState('webhooks.senders', () => new WeakMap<Database, Sender>());
+
+function senderFor(database: Database, settings: WebhookSettings): Sender {
+  let sender = senders().get(database);
+  if (!sender) senders().set(database, (sender = new Sender(database, settings)));
+  sender.settings = settings;
+  return sender;
+}
+
+/** Claims and sends due deliveries until none is due and none is in flight; returns how many attempts were made. */
+export function deliverDue(database: Database, settings: WebhookSettings, now?: Date): Promise<number> {
+  return senderFor(database, settings).run(now);
+}
+
+/** Turns every new log event into deliveries; how many deliveries were made. */
+async function fanOutAll(database: Database): Promise<number> {
+  let created = 0;
+  for (;;) {
+    const batch = await fanOut(database);
+    created += batch.created;
+    if (batch.consumed < FAN_OUT_BATCH) return created;
+  }
 }
 
 /**
@@ -277,19 +422,15 @@ export async function runWebhooks(
   now?: Date,
   options: { onlyNew?: boolean } = {},
 ): Promise<number> {
-  let created = 0;
-  for (;;) {
-    const batch = await fanOut(database);
-    created += batch.created;
-    if (batch.consumed < FAN_OUT_BATCH) break;
-  }
+  const created = await fanOutAll(database);
   if (options.onlyNew && created === 0) return 0;
-  return deliverDue(database, settings, now ?? new Date());
+  return deliverDue(database, settings, now);
 }
 
 /**
- * Runs a pass whenever an event is committed (change notice, a hint) and every `everyMs` as a
- * fallback; passes never overlap on one instance. Returns a function that stops it.
+ * Fans out whenever an event is committed (change notice, a hint) and every `everyMs` as a fallback
+ * (fan-outs never overlap on one instance), and hands what is due to the instance's sender without
+ * waiting for it: slow receivers never hold up the next fan-out. Returns a function that stops it.
  */
 export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => void {
   let running = false;
@@ -309,7 +450,12 @@ export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => void
         again = false;
         const onlyNew = !full;
         full = false;
-        await runWebhooks(runtime.database, webhookSettings(runtime), undefined, { onlyNew });
+        const created = await fanOutAll(runtime.database);
+        if (!onlyNew || created > 0) {
+          senderFor(runtime.database, webhookSettings(runtime))
+            .run()
+            .catch((error) => log.error({ err: error }, 'webhook delivery failed'));
+        }
       } while (again);
     } catch (error) {
       log.error({ err: error }, 'webhook pass failed');
@@ -324,5 +470,6 @@ export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => void
   return () => {
     stop();
     clearInterval(timer);
+    senders().get(runtime.database)?.stop();
   };
 }
