@@ -1,5 +1,5 @@
 import { sharedCache } from '../core/shared-state';
-import { database } from '../core/db';
+import type { Queryable } from '../core/db/sql-runner';
 import { trustSeeds } from './trust-counts';
 
 // Beyond the spec: a Sybil-resistant score beside the spec's additive one. Personalised PageRank
@@ -7,11 +7,18 @@ import { trustSeeds } from './trust-counts';
 // tier, or a month of age). Trust flows only along endorsements and attestations, in proportion
 // to their strength and to the endorser's own score, so a ring of fresh wallets endorsing one
 // another, unreachable from the seeds, ends near zero however many endorsements it trades.
-// Scores are scaled 0-100 (the best-trusted agent is 100) and cached until trust changes.
+// Scores are scaled 0-100 (the best-trusted agent is 100). The propagate-trust job computes them
+// in the background (never in a request: about 3 s for 100k agents and 1M edges, docs/benchmarks.md)
+// and stores them in agent_stats.propagated_trust, which every view reads.
 
 const DAMPING = 0.85;
 const ITERATIONS = 40;
-const scores = sharedCache<Map<string, number>>('trust.propagated', { ttlMs: 60_000, maxEntries: 1, dropOn: ['agent', 'trust'] });
+// Set after a run, dropped by any agent or trust change: while it stands, a run has nothing to do.
+const upToDate = sharedCache<true>('trust.propagated-up-to-date', {
+  ttlMs: 10 * 60_000,
+  maxEntries: 1,
+  dropOn: ['agent', 'trust'],
+});
 
 const VERIFIED_SEED_WEIGHT = 3;
 
@@ -57,16 +64,19 @@ export function personalizedPageRank(
   return new Map(nodes.map((id, i) => [id, max > 0 ? Math.round((rank[i]! / max) * 1000) / 10 : 0]));
 }
 
-async function computeScores(): Promise<Map<string, number>> {
-  const { sql } = database();
+/** Recomputes every agent's propagated trust into agent_stats; returns how many agents it scored. */
+export async function refreshPropagatedTrust(runner: Queryable, options: { force?: boolean } = {}): Promise<number> {
+  let changed = Boolean(options.force);
+  await upToDate().get('all', async () => (changed = true));
+  if (!changed) return 0;
   const [agents, edges, seeds] = await Promise.all([
-    sql.query<{ id: string }>('SELECT id FROM agents'),
-    sql.query<{ source: string; target: string; weight: number }>(
+    runner.query<{ id: string }>('SELECT id FROM agents'),
+    runner.query<{ source: string; target: string; weight: number }>(
       `SELECT source_agent_id AS source, target_agent_id AS target, strength AS weight FROM trust_edges WHERE type = 'trust'`,
     ),
-    trustSeeds(),
+    trustSeeds(runner),
   ]);
-  return personalizedPageRank(
+  const scores = personalizedPageRank(
     agents.map((a) => a.id),
     edges.map((e) => ({ ...e, weight: Number(e.weight) })),
     new Map([
@@ -74,9 +84,11 @@ async function computeScores(): Promise<Map<string, number>> {
       ...seeds.verified.map((id) => [id, VERIFIED_SEED_WEIGHT] as const),
     ]),
   );
-}
-
-/** The propagated trust (0-100) of every agent. */
-export function propagatedTrust(): Promise<Map<string, number>> {
-  return scores().get('all', computeScores);
+  await runner.query(
+    `UPDATE agent_stats s SET propagated_trust = v.score
+     FROM unnest($1::uuid[], $2::float8[]) AS v(id, score)
+     WHERE s.agent_id = v.id AND s.propagated_trust IS DISTINCT FROM v.score`,
+    [[...scores.keys()], [...scores.values()]],
+  );
+  return scores.size;
 }
