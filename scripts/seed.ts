@@ -74,7 +74,7 @@ function parseCounts(): { counts: Counts; seed: number } {
   });
   const preset = values.preset ? PRESETS[values.preset as keyof typeof PRESETS] : undefined;
   if (values.preset && !preset) throw new Error(`unknown preset ${values.preset} (small, medium, large)`);
-  const agents = Number(values.agents ?? preset?.agents ?? PRESETS.small.agents);
+  const agents = Number((values as Record<string, unknown>).agents ?? preset?.agents ?? PRESETS.small.agents);
   // Without a preset, every other count scales with --agents as the presets do.
   const scale = agents / PRESETS.large.agents;
   const counts = Object.fromEntries(
@@ -379,7 +379,8 @@ async function main() {
     throw error;
   }
   try {
-    await step('analyze', 'ANALYZE');
+    // VACUUM too: it merges the bulk load into the indexes and sets the visibility map.
+    await step('vacuum analyze', 'VACUUM ANALYZE');
     let t = Date.now();
     const refreshed = await refreshAgentStats(runner, Number.MAX_SAFE_INTEGER);
     console.log(`${'agent_stats'.padEnd(28)} ${((Date.now() - t) / 1000).toFixed(1)} s (${refreshed} marks)`);

@@ -48,11 +48,6 @@ CREATE INDEX "agents_tier_created_at_idx" ON "agents"("tier", "created_at");
 -- CreateIndex
 CREATE INDEX "agents_is_callable_created_at_idx" ON "agents"("is_callable", "created_at");
 
--- CreateIndex
-CREATE INDEX "trust_edges_source_agent_id_strength_idx" ON "trust_edges"("source_agent_id", "strength" DESC);
-
--- CreateIndex
-CREATE INDEX "trust_edges_target_agent_id_strength_idx" ON "trust_edges"("target_agent_id", "strength" DESC);
 
 -- Hand-written: the triggers that keep agent_stats and platform_counts exact (docs/architecture.md,
 -- "Maintained counts"), the trigram indexes of agent search and the indexes of a profile's activity.
@@ -170,12 +165,18 @@ UNION ALL SELECT 'wallets_tracked', count(*) FROM "smart_money_wallets"
 UNION ALL SELECT 'events', count(*) FROM "events";
 
 -- Agent search (server/directory/list-agents.ts): substring and prefix matches on name (any case)
--- and handle walk trigram indexes. The extension lives in public, shared by every schema.
+-- and handle walk trigram indexes. The extension lives in public, shared by every schema. No pending
+-- list (fastupdate off): a read never scans unmerged entries (measured: 17 ms instead of 0.3 ms).
 CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
-CREATE INDEX "agents_name_trgm_idx" ON "agents" USING gin ("name" public.gin_trgm_ops);
-CREATE INDEX "agents_handle_trgm_idx" ON "agents" USING gin ("handle" public.gin_trgm_ops);
+CREATE INDEX "agents_name_trgm_idx" ON "agents" USING gin ("name" public.gin_trgm_ops) WITH (fastupdate = off);
+CREATE INDEX "agents_handle_trgm_idx" ON "agents" USING gin ("handle" public.gin_trgm_ops) WITH (fastupdate = off);
 
 -- A profile's recent activity: the events naming the agent in any of three fields.
 CREATE INDEX "events_agent_id_idx" ON "events" (("data" ->> 'agent_id'), "id") WHERE "data" ->> 'agent_id' IS NOT NULL;
 CREATE INDEX "events_target_agent_id_idx" ON "events" (("data" ->> 'target_agent_id'), "id") WHERE "data" ->> 'target_agent_id' IS NOT NULL;
 CREATE INDEX "events_caller_agent_id_idx" ON "events" (("data" ->> 'caller_agent_id'), "id") WHERE "data" ->> 'caller_agent_id' IS NOT NULL;
+
+-- The graph's hops (server/trust/connection-graph.ts): a node's strongest edges each way, read from
+-- the index alone (INCLUDE, which Prisma's schema cannot declare).
+CREATE INDEX "trust_edges_source_strength_idx" ON "trust_edges" ("source_agent_id", "strength" DESC) INCLUDE ("target_agent_id", "type");
+CREATE INDEX "trust_edges_target_strength_idx" ON "trust_edges" ("target_agent_id", "strength" DESC) INCLUDE ("source_agent_id", "type");
