@@ -19,16 +19,16 @@ interface EdgeRow {
   strength: number;
 }
 
-/** The strongest EDGES_PER_NODE edges out of and into each node, strongest first; `more` when a node has others. */
-async function edgesTouching(ids: string[]): Promise<{ edges: EdgeRow[]; more: boolean }> {
+/** The strongest `perNode` edges out of and into each node, strongest first; `more` when a node has others. */
+async function edgesTouching(ids: string[], perNode: number): Promise<{ edges: EdgeRow[]; more: boolean }> {
   const rows = await database().sql.query<EdgeRow & { rank: number }>(
     `SELECT e.* FROM unnest($1::uuid[]) AS f(id) CROSS JOIN LATERAL (
        (SELECT source_agent_id AS source, target_agent_id AS target, type, strength,
           row_number() OVER (ORDER BY strength DESC) AS rank
-        FROM trust_edges WHERE source_agent_id = f.id ORDER BY strength DESC LIMIT ${EDGES_PER_NODE + 1})
+        FROM trust_edges WHERE source_agent_id = f.id ORDER BY strength DESC LIMIT ${perNode + 1})
        UNION ALL
        (SELECT source_agent_id, target_agent_id, type, strength, row_number() OVER (ORDER BY strength DESC)
-        FROM trust_edges WHERE target_agent_id = f.id ORDER BY strength DESC LIMIT ${EDGES_PER_NODE + 1})) e
+        FROM trust_edges WHERE target_agent_id = f.id ORDER BY strength DESC LIMIT ${perNode + 1})) e
      ORDER BY e.strength DESC, e.source, e.target, e.type`,
     [ids],
   );
@@ -57,7 +57,10 @@ export async function connectionGraph(input: { wallet?: Address; depth: number }
     centers.forEach((id) => visited.add(id));
     let frontier = centers;
     for (let level = 0; level < input.depth && frontier.length > 0; level++) {
-      const found = await edgesTouching(frontier);
+      // Only MAX_NODES - visited more nodes can join: a wide frontier needs few edges from each.
+      const room = MAX_NODES - visited.size;
+      const perNode = Math.max(3, Math.min(EDGES_PER_NODE, Math.ceil((2 * room) / frontier.length)));
+      const found = await edgesTouching(frontier, perNode);
       if (found.more || found.edges.length > MAX_EDGES) truncated = true;
       const next: string[] = [];
       for (const edge of found.edges.slice(0, MAX_EDGES)) {
@@ -97,7 +100,10 @@ export async function connectionGraph(input: { wallet?: Address; depth: number }
     among.slice(0, MAX_EDGES).forEach(keep);
   }
   const [agents, metrics] = await Promise.all([
-    db().agent.findMany({ where: { id: { in: ids } } }),
+    database().sql.query<{ id: string; owner_wallet: string; handle: string; name: string; tier: string }>(
+      'SELECT id, owner_wallet, handle, name, tier FROM agents WHERE id = ANY($1::uuid[])',
+      [ids],
+    ),
     loadAgentMetrics(
       ids.map((id) => ({ id })),
       database().sql,
@@ -106,7 +112,7 @@ export async function connectionGraph(input: { wallet?: Address; depth: number }
   const nodes = agents
     .map((agent) => ({
       id: agent.id,
-      wallet_address: agent.ownerWallet,
+      wallet_address: agent.owner_wallet,
       handle: agent.handle,
       name: agent.name,
       tier: agent.tier,
