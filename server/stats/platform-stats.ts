@@ -4,7 +4,7 @@ import type { Queryable } from '../core/db/sql-runner';
 /**
  * GET /api/stats: live platform counters. Triggers add one delta row per statement that changes a
  * count (migration scale_maintained_counts), so the sum is exact at once; compactPlatformCounts()
- * folds the deltas every minute, so the read sums a few hundred rows at most.
+ * folds the deltas every 10 s, so the read sums the rows of the last few seconds.
  */
 export async function platformStats() {
   const rows = await database().sql.query<{ name: string; n: string | number }>(
@@ -27,7 +27,7 @@ export async function platformStats() {
   };
 }
 
-/** Folds the counters' delta rows into one row per counter (every minute; any instance, any overlap). */
+/** Folds the counters' delta rows into one row per counter (every 10 s; any instance, any overlap). */
 export async function compactPlatformCounts(runner: Queryable): Promise<void> {
   await runner.query(
     `WITH gone AS (DELETE FROM platform_counts RETURNING name, n)

@@ -8,7 +8,8 @@ import { trustSeeds } from './trust-counts';
 // to their strength and to the endorser's own score, so a ring of fresh wallets endorsing one
 // another, unreachable from the seeds, ends near zero however many endorsements it trades.
 // Scores are scaled 0-100 (the best-trusted agent is 100). The propagate-trust job computes them
-// in the background (never in a request: about 3 s for 100k agents and 1M edges, docs/benchmarks.md)
+// in the background, never in a request (100k agents and 1M edges: 6.6 s of compute on the shared
+// 2-core machine at load 16, docs/benchmarks-data-volume.md)
 // and stores them in agent_stats.propagated_trust, which every view reads.
 
 const DAMPING = 0.85;
