@@ -1,10 +1,12 @@
-// The data of npm run seed (scripts/seed.ts): npm run seed -- [--preset small|medium|large] [--agents N] [--endorsements N] [--attestations N] [--jobs N]
-//   [--bids N] [--signals N] [--stakes N] [--skills N] [--ledger-transactions N] [--events N] [--seed 0.42]
-// Fills an empty database (DATABASE_URL, or the PGlite one in DATA_DIR) with realistic data through
-// set-based SQL (generate_series), in one transaction with per-row triggers off, then derives what
-// the triggers would have kept: trust edges, ledger balances, escrow, job and signal totals,
-// platform counters and agent_stats (through the app's own refresh, so one rule), and the
-// propagated score. Every invariant holds afterwards; the script checks them and fails otherwise.
+// The data of `npm run seed` (scripts/seed.ts). Fills an empty database with realistic data through
+// set-based SQL (generate_series), in one transaction with per-row triggers off
+// (session_replication_role: PGlite's user, or a PostgreSQL superuser), then derives what the
+// triggers would have kept: trust edges, ledger balances, escrow, job and signal totals, platform
+// counters and agent_stats (through the app's own refresh, so one rule), and the propagated score.
+// Every invariant holds afterwards; checkInvariants() checks them and throws otherwise.
+// Agents are numbered 1..n: agent i has handle agent-i, wallet 0x000...i (digits only, so its own
+// EIP-55 form) and id md5('seed-agent-i'); low numbers are the hubs of a power-law endorsement graph,
+// agents 1-10 and one in 200 are verified, 15% have a tier.
 import type { Queryable } from '../server/core/db/sql-runner';
 import { refreshAgentStats } from '../server/trust/trust-counts';
 import { refreshPropagatedTrust } from '../server/trust/propagated-trust';
