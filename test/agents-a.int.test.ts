@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './harness';
 import { newWallet, registerAgent, signatureHeaders, signedAction, signIn } from './wallets';
+import { compactPlatformCounts } from '../server/stats/platform-stats';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -198,5 +199,24 @@ describe('GET /api/stats', () => {
     expect(after.body.agents).toBe(before + 1);
     expect(after.body).toHaveProperty('scans');
     expect(after.body).toHaveProperty('wallets_tracked');
+  });
+
+  it('maintained counters equal counting the tables, before and after their deltas are folded', async () => {
+    const counted = async () => {
+      const [row] = await app.database.sql.query<Record<string, number>>(
+        `SELECT (SELECT count(*) FROM agents)::int AS agents, (SELECT count(*) FROM agents WHERE is_callable)::int AS callable_agents,
+           (SELECT count(DISTINCT owner_wallet) FROM agents)::int AS wallets, (SELECT count(*) FROM events)::int AS events`,
+      );
+      return row;
+    };
+    await registerAgent(app, newWallet());
+    const { response } = await registerAgent(app, newWallet());
+    await app.database.sql.query('UPDATE agents SET is_callable = true WHERE id = $1', [response.body.id]);
+    const pick = ({ agents, callable_agents, wallets, events }: any) => ({ agents, callable_agents, wallets, events });
+    expect(pick((await app.get('/api/stats')).body)).toEqual(await counted());
+    await compactPlatformCounts(app.database.sql);
+    const [rows] = await app.database.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM platform_counts');
+    expect(rows!.n).toBeLessThanOrEqual(8);
+    expect(pick((await app.get('/api/stats')).body)).toEqual(await counted());
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { createPgliteInstance } from '../server/core/db/open';
 import type { TestProject } from 'vitest/node';
 import { deployMigrations } from '../server/core/db/migrations';
 import { pgliteRunner } from '../server/core/db/sql-runner';
@@ -21,7 +21,7 @@ export default async function setup(project: TestProject) {
   if (process.env.DATABASE_URL) {
     project.provide('pgliteTemplate', '');
   } else {
-    const pglite = await PGlite.create();
+    const pglite = await createPgliteInstance();
     await deployMigrations(pgliteRunner(pglite));
     const dump = await pglite.dumpDataDir('none');
     const file = path.join(dir, 'template.tar');

@@ -3,13 +3,12 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import { getRequestListener } from '@hono/node-server';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createApi } from '../server/api/app';
 import { checkResponse } from './contract';
-import { openDatabase, parsePostgresUrl, type Database } from '../server/core/db/open';
+import { createPgliteInstance, openDatabase, parsePostgresUrl, type Database } from '../server/core/db/open';
 import { startRuntime, type Runtime } from '../server/core/runtime';
 import { disableChain, useChain } from '../server/chain/client';
 import type { TestChain } from './chain';
@@ -62,7 +61,7 @@ async function freshDatabase(): Promise<{ database: Database; cleanup: () => Pro
     };
   }
   const template = readFileSync(inject('pgliteTemplate'));
-  const pglite = await PGlite.create({ loadDataDir: new Blob([template]) });
+  const pglite = await createPgliteInstance({ loadDataDir: new Blob([template]) });
   const database = await openDatabase({ DATA_DIR: '' }, { pglite });
   return { database, cleanup: async () => {} };
 }

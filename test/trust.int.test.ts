@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from './harness';
 import { deposited, fund } from './money';
 import { newWallet, nowSeconds, registerAgent, signIn } from './wallets';
+import { refreshAgentStats } from '../server/trust/trust-counts';
+import { refreshPropagatedTrust } from '../server/trust/propagated-trust';
 
 const admin = newWallet();
 let app: TestApp;
@@ -362,6 +364,49 @@ describe('trust score from live data', () => {
   });
 });
 
+describe('maintained trust counts (agent_stats)', () => {
+  const view = async (id: string) => {
+    const { trust, trust_score, endorsement_count, connections_count, skills_count } = (await app.get(`/api/v1/agents/${id}`))
+      .body;
+    return { trust, trust_score, endorsement_count, connections_count, skills_count };
+  };
+  const dirtyRows = async () =>
+    Number((await app.database.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM agent_stats_dirty'))[0]!.n);
+
+  it('a score read from the maintained row equals the one counted from the source tables, before and after the refresh', async () => {
+    const subject = await agent();
+    const endorsers = [await agent(), await agent(), await agent()];
+    for (const e of endorsers) expect((await endorse(e.account, subject.id)).status).toBe(201);
+    await app.database.sql.query(`UPDATE agents SET tier = 'pro', created_at = now() - interval '100 days' WHERE id = $1`, [
+      subject.id,
+    ]);
+    // marked in the transaction of each change: read live until the job runs
+    expect(await dirtyRows()).toBeGreaterThan(0);
+    const live = await view(subject.id);
+    const liveList = (await app.get(`/api/agents?min_trust_score=${live.trust_score}`)).body.agents.map((a: any) => a.id);
+    expect(liveList).toContain(subject.id);
+    expect(live.trust_score).toBe(30 + 30 + 3 + 6);
+
+    await refreshAgentStats(app.database.sql);
+    expect(await dirtyRows()).toBe(0);
+    const [row] = await app.database.sql.query<{ trust_score: number }>(
+      'SELECT trust_score FROM agent_stats WHERE agent_id = $1',
+      [subject.id],
+    );
+    expect(row!.trust_score).toBe(live.trust_score);
+    expect(await view(subject.id)).toEqual(live);
+    expect((await app.get(`/api/agents?min_trust_score=${live.trust_score}`)).body.agents.map((a: any) => a.id)).toEqual(
+      liveList,
+    );
+    // a later change marks the row again: the next read counts it live, never the old row
+    expect((await endorse((await agent()).account, subject.id)).status).toBe(201);
+    expect((await view(subject.id)).trust_score).toBe(live.trust_score + 12);
+    expect((await app.get(`/api/agents?min_trust_score=${live.trust_score + 12}`)).body.agents.map((a: any) => a.id)).toContain(
+      subject.id,
+    );
+  });
+});
+
 describe('GET /api/graph/connections', () => {
   it('validates depth: 0 and 5 are 400, 1 and 4 work', async () => {
     const a = await agent();
@@ -481,6 +526,9 @@ describe('propagated trust (Sybil resistance)', () => {
         for (const type of ['trusted', 'skill_verified', 'security_audited']) await endorse(from.account, to.id, type);
       }
     }
+    // the propagate-trust job's run (the scheduler does not run in tests)
+    await refreshAgentStats(app.database.sql);
+    expect(await refreshPropagatedTrust(app.database.sql, { force: true })).toBeGreaterThan(8);
     const ringProfile = (await app.get(`/api/agents/${ring[0]!.id}/public-profile`)).body.trust;
     const honestProfile = (await app.get(`/api/agents/${honest.id}/public-profile`)).body.trust;
     // The spec's additive score rewards the ring...

@@ -23,9 +23,14 @@ export async function agentProfileB(ref: string, viewer: string | null) {
   const [metrics, activity, [counts]] = await Promise.all([
     loadOneAgentMetrics(agent, sql),
     sql.query<{ id: string | bigint; name: string; data: unknown; created_at: Date }>(
-      `SELECT id, name, data, created_at FROM events
-       WHERE data->>'agent_id' = $1 OR data->>'target_agent_id' = $1 OR data->>'caller_agent_id' = $1
-       ORDER BY id DESC LIMIT ${RECENT_ACTIVITY}`,
+      // one index walk per field (events_*_agent_id_idx), newest first: O(page) for any agent
+      `SELECT * FROM (
+         (SELECT id, name, data, created_at FROM events WHERE data->>'agent_id' = $1 ORDER BY id DESC LIMIT ${RECENT_ACTIVITY})
+         UNION
+         (SELECT id, name, data, created_at FROM events WHERE data->>'target_agent_id' = $1 ORDER BY id DESC LIMIT ${RECENT_ACTIVITY})
+         UNION
+         (SELECT id, name, data, created_at FROM events WHERE data->>'caller_agent_id' = $1 ORDER BY id DESC LIMIT ${RECENT_ACTIVITY})
+       ) e ORDER BY id DESC LIMIT ${RECENT_ACTIVITY}`,
       [agent.id],
     ),
     sql.query<{ received: string | number; made: string | number }>(

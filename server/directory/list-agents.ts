@@ -1,6 +1,5 @@
-import { db } from '../core/db';
-import type { Prisma } from '../core/db/generated/client';
-import { agentIdsWithMinTrust } from '../trust/trust-counts';
+import { database, db } from '../core/db';
+import { dirtyTrustTotals } from '../trust/trust-counts';
 
 export interface ListAgentsInput {
   search?: string;
@@ -14,26 +13,64 @@ export interface ListAgentsInput {
   offset: number;
 }
 
-/** A page of agents, newest first, with the total that matches. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * A page of agents, newest first, with the exact total that matches. Every filter walks an index:
+ * search the trigram indexes on name and handle (substring and prefix alike), tier and is_callable
+ * their (column, created_at) indexes, min_trust_score the maintained agent_stats.trust_score
+ * (agents marked dirty are judged on their live total). Without a filter the total is the
+ * maintained agents counter.
+ */
 export async function listAgents(input: ListAgentsInput) {
-  const where: Prisma.AgentWhereInput = {};
+  const { sql } = database();
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const param = (value: unknown) => `$${params.push(value)}`;
   const search = input.search?.trim();
   if (search) {
-    const matches: Prisma.AgentWhereInput[] = [
-      { name: { contains: search, mode: 'insensitive' } },
-      { handle: { contains: search.toLowerCase() } },
-    ];
+    const pattern = param(likePattern(search));
+    const matches = [`a.name ILIKE ${pattern}`, `a.handle LIKE lower(${pattern})`];
+    // The UI's look-up also finds an agent by the start of its owner's wallet (0x and 4+ hex digits).
     if (input.searchWallets && /^0x[0-9a-f]{4,40}$/i.test(search)) {
-      matches.push({ ownerWallet: { startsWith: search, mode: 'insensitive' } });
+      matches.push(`a.owner_wallet ILIKE ${param(`${search}%`)}`);
     }
-    where.OR = matches;
+    where.push(`(${matches.join(' OR ')})`);
   }
-  if (input.tier) where.tier = input.tier;
-  if (input.isCallable !== undefined) where.isCallable = input.isCallable;
-  if (input.minTrustScore) where.id = { in: await agentIdsWithMinTrust(input.minTrustScore) };
-  const [agents, total] = await Promise.all([
-    db().agent.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: input.limit, skip: input.offset }),
-    db().agent.count({ where }),
+  if (input.tier) where.push(`a.tier = ${param(input.tier)}`);
+  if (input.isCallable !== undefined) where.push(`a.is_callable = ${param(input.isCallable)}`);
+  let join = '';
+  if (input.minTrustScore) {
+    const dirty = await dirtyTrustTotals(sql);
+    const passing = [...dirty].filter(([, row]) => row.total >= input.minTrustScore!).map(([id]) => id);
+    join = 'LEFT JOIN agent_stats s ON s.agent_id = a.id';
+    where.push(
+      `((s.trust_score >= ${param(input.minTrustScore)} AND a.id <> ALL(${param([...dirty.keys()])}::uuid[]))
+        OR a.id = ANY(${param(passing)}::uuid[]))`,
+    );
+  }
+  const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const [rows, total] = await Promise.all([
+    sql.query<{ id: string }>(
+      `SELECT a.id FROM agents a ${join} ${filter}
+       ORDER BY a.created_at DESC, a.id ASC LIMIT ${Math.floor(input.limit)} OFFSET ${Math.floor(input.offset)}`,
+      params,
+    ),
+    where.length
+      ? sql
+          .query<{ n: number }>(`SELECT count(*)::int AS n FROM agents a ${join} ${filter}`, params)
+          .then(([row]) => Number(row?.n ?? 0))
+      : agentCount(),
   ]);
-  return { agents, total };
+  const found = await db().agent.findMany({ where: { id: { in: rows.map((row) => row.id) } } });
+  const byId = new Map(found.map((agent) => [agent.id, agent]));
+  return { agents: rows.flatMap((row) => byId.get(row.id) ?? []), total };
+}
+
+/** Every agent, from the maintained counter (platform_counts). */
+async function agentCount(): Promise<number> {
+  const [row] = await database().sql.query<{ n: string | number | null }>(
+    `SELECT sum(n) AS n FROM platform_counts WHERE name = 'agents'`,
+  );
+  return Number(row?.n ?? 0);
 }

@@ -2,7 +2,6 @@ import { loadOneAgentMetrics } from '../trust/agent-metrics';
 import { requireAgent } from '../agents/find-agent';
 import { sharedCache } from '../core/shared-state';
 import { database, db } from '../core/db';
-import { propagatedTrust } from '../trust/propagated-trust';
 
 // spec: cached 60 s. Entries are also dropped the moment an agent or trust change commits
 // anywhere, so a change always shows at once.
@@ -17,7 +16,7 @@ const profiles = sharedCache<Profile>('directory.public-profiles', {
 
 async function buildProfile(ref: string) {
   const agent = await requireAgent(ref);
-  const [metrics, endorsements, attestations, propagated, skills] = await Promise.all([
+  const [metrics, endorsements, attestations, skills] = await Promise.all([
     loadOneAgentMetrics(agent, database().sql),
     db().endorsement.findMany({
       where: { subjectAgentId: agent.id, status: 'active' },
@@ -25,7 +24,6 @@ async function buildProfile(ref: string) {
       take: 100,
     }),
     db().attestation.findMany({ where: { subjectAgentId: agent.id }, orderBy: { createdAt: 'desc' }, take: 100 }),
-    propagatedTrust(),
     db().skill.findMany({
       where: { authorAgentId: agent.id, status: 'active', removedAt: null, hiddenAt: null },
       orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
@@ -42,7 +40,7 @@ async function buildProfile(ref: string) {
       tier: agent.tier,
       verification_status: metrics.trust.components.verified > 0 ? 'verified' : 'unverified',
     },
-    trust: { ...metrics.trust, propagated: propagated.get(agent.id) ?? 0 },
+    trust: { ...metrics.trust, propagated: metrics.propagatedTrust },
     attestations: [
       ...endorsements.map((e) => ({ attestation_type: e.attestationType, created_at: e.createdAt.toISOString() })),
       ...attestations.map((a) => ({

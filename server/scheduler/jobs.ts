@@ -13,6 +13,9 @@ import { log } from '../core/log';
 import { runDueStrategies } from '../trade/strategies';
 import { indexSmartMoney } from '../smart-money/indexer';
 import type { Runtime } from '../core/runtime';
+import { markAgedAgentStats, refreshAgentStats } from '../trust/trust-counts';
+import { refreshPropagatedTrust } from '../trust/propagated-trust';
+import { compactPlatformCounts } from '../stats/platform-stats';
 
 export interface Job {
   id: string;
@@ -100,6 +103,31 @@ export const JOBS: Job[] = [
     id: 'smart-money-indexer',
     everyMs: 10_000,
     run: () => indexSmartMoney(),
+  },
+  {
+    // Maintained trust counts (agent_stats) of agents whose counts changed. Until it runs, readers
+    // count those agents live, so this bounds staleness only of orders and filters past 1,000 of them.
+    id: 'refresh-agent-stats',
+    everyMs: 2_000,
+    run: () => refreshAgentStats(database().sql),
+  },
+  {
+    // Account-age points move once a month per agent: mark the rows whose month has turned.
+    id: 'age-agent-stats',
+    everyMs: 3_600_000,
+    run: () => markAgedAgentStats(database().sql),
+  },
+  {
+    // The propagated score (PageRank over the trust graph), when agents or trust changed: at most a minute stale.
+    id: 'propagate-trust',
+    everyMs: 60_000,
+    run: () => refreshPropagatedTrust(database().sql),
+  },
+  {
+    // /api/stats sums the delta rows: folding them often keeps that sum a few thousand rows at most.
+    id: 'compact-platform-counts',
+    everyMs: 10_000,
+    run: () => compactPlatformCounts(database().sql),
   },
 ];
 

@@ -1,19 +1,17 @@
 import { database } from '../core/db';
+import type { Queryable } from '../core/db/sql-runner';
 
-/** GET /api/stats: live platform counters, counted from the tables themselves. */
+/**
+ * GET /api/stats: live platform counters. Triggers add one delta row per statement that changes a
+ * count (migration scale_maintained_counts), so the sum is exact at once; compactPlatformCounts()
+ * folds the deltas every 10 s, so the read sums the rows of the last few seconds.
+ */
 export async function platformStats() {
-  const [row] = await database().sql.query<Record<string, string | number | bigint>>(
-    `SELECT
-       (SELECT count(*) FROM agents) AS agents,
-       (SELECT count(*) FROM agents WHERE is_callable) AS callable_agents,
-       (SELECT count(DISTINCT owner_wallet) FROM agents) AS wallets,
-       (SELECT count(*) FROM endorsements WHERE status = 'active') AS endorsements,
-       (SELECT count(*) FROM attestations) AS attestations,
-       (SELECT count(*) FROM invocations WHERE status = 'success') AS invocations,
-       (SELECT count(*) FROM smart_money_wallets) AS wallets_tracked,
-       (SELECT count(*) FROM events) AS events`,
+  const rows = await database().sql.query<{ name: string; n: string | number }>(
+    `SELECT name, sum(n) AS n FROM platform_counts GROUP BY name`,
   );
-  const n = (key: string) => Number(row?.[key] ?? 0);
+  const counts = new Map(rows.map((row) => [row.name, Number(row.n)]));
+  const n = (key: string) => counts.get(key) ?? 0;
   return {
     agents: n('agents'),
     callable_agents: n('callable_agents'),
@@ -27,4 +25,12 @@ export async function platformStats() {
     events: n('events'),
     generated_at: new Date().toISOString(),
   };
+}
+
+/** Folds the counters' delta rows into one row per counter (every 10 s; any instance, any overlap). */
+export async function compactPlatformCounts(runner: Queryable): Promise<void> {
+  await runner.query(
+    `WITH gone AS (DELETE FROM platform_counts RETURNING name, n)
+     INSERT INTO platform_counts (name, n) SELECT name, sum(n) FROM gone GROUP BY name`,
+  );
 }

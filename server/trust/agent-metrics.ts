@@ -1,6 +1,5 @@
 import type { Agent } from '../core/db/generated/client';
 import type { Queryable } from '../core/db/sql-runner';
-import { propagatedTrust } from './propagated-trust';
 import { loadTrustCounts } from './trust-counts';
 import { computeTrust, type TrustBreakdown } from './trust-score';
 
@@ -13,20 +12,17 @@ export interface AgentMetrics {
   endorsementCount: number;
 }
 
-/** Live metrics for a page of agents, computed on read so a score is never stale. */
+/** Metrics for a page of agents: maintained counts, never stale (trust-counts.ts), O(page). */
 export async function loadAgentMetrics(agents: Pick<Agent, 'id'>[], runner: Queryable): Promise<Map<string, AgentMetrics>> {
-  const [counts, propagated] = await Promise.all([
-    loadTrustCounts(
-      agents.map((agent) => agent.id),
-      runner,
-    ),
-    propagatedTrust(),
-  ]);
+  const counts = await loadTrustCounts(
+    agents.map((agent) => agent.id),
+    runner,
+  );
   const out = new Map<string, AgentMetrics>();
-  for (const [id, { inputs, endorsementCount }] of counts) {
+  for (const [id, { inputs, endorsementCount, propagatedTrust }] of counts) {
     out.set(id, {
       trust: computeTrust(inputs),
-      propagatedTrust: propagated.get(id) ?? 0,
+      propagatedTrust,
       connectionsCount: inputs.connections,
       skillsCount: inputs.publishedSkills,
       endorsementCount,

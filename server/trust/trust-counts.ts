@@ -1,12 +1,14 @@
-import { database } from '../core/db';
 import type { Queryable } from '../core/db/sql-runner';
 import { currentRuntime } from '../core/runtime';
 import { endorserStandingSql } from './endorser-standing';
 import { TIER_POINTS, TRUST_RULES, type TrustInputs } from './trust-score';
 
-// The raw counts behind the trust score, computed from the source tables on every read, so a
-// score is never stale. computeTrust() turns them into points; trustTotalSql() is the same
-// arithmetic in SQL, for filtering lists by min_trust_score.
+// The raw counts behind the trust score. COUNT_COLUMNS is the one rule that counts them from the
+// source tables; agent_stats keeps its result per agent (refreshAgentStats, run by the
+// refresh-agent-stats job), and triggers mark an agent in agent_stats_dirty in the transaction of
+// any change to its counts. Readers take clean rows from agent_stats and count the few marked ones
+// live, so a score is never stale and no request counts more than its page's agents.
+// computeTrust() turns counts into points; trustTotalSql() is the same arithmetic in SQL.
 
 const MONTH_SECONDS = 30.4375 * 24 * 3600;
 
@@ -48,35 +50,53 @@ interface CountRow {
 export interface TrustCounts {
   inputs: TrustInputs;
   endorsementCount: number;
+  /** The background personalised PageRank (propagated-trust.ts), 0-100. */
+  propagatedTrust: number;
 }
 
 function adminWallets(): string[] {
   return currentRuntime().config.ADMIN_WALLETS;
 }
 
-/** Trust counts for a set of agents. */
+function countsFrom(row: CountRow, propagatedTrust: number): TrustCounts {
+  return {
+    propagatedTrust,
+    inputs: {
+      verified: row.verified,
+      tier: (row.tier in TIER_POINTS ? row.tier : 'none') as TrustInputs['tier'],
+      publishedSkills: Number(row.published_skills),
+      receivedAttestations: Number(row.received),
+      accountAgeMonths: Number(row.age_months),
+      connections: Number(row.connections),
+    },
+    endorsementCount: Number(row.endorsement_count),
+  };
+}
+
+const AGE_MONTHS = (column: string) => `floor(extract(epoch FROM now() - ${column}) / ${MONTH_SECONDS})::int`;
+const IS_DIRTY = (column: string) => `EXISTS (SELECT 1 FROM agent_stats_dirty d WHERE d.agent_id = ${column})`;
+
+/** Trust counts for a set of agents: maintained rows, and live counts for agents marked dirty. */
 export async function loadTrustCounts(ids: string[], runner: Queryable): Promise<Map<string, TrustCounts>> {
   if (ids.length === 0) return new Map();
-  const rows = await runner.query<CountRow>(`SELECT a.id, ${COUNT_COLUMNS} FROM agents a WHERE a.id = ANY($2::uuid[])`, [
-    adminWallets(),
-    ids,
-  ]);
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      {
-        inputs: {
-          verified: row.verified,
-          tier: (row.tier in TIER_POINTS ? row.tier : 'none') as TrustInputs['tier'],
-          publishedSkills: Number(row.published_skills),
-          receivedAttestations: Number(row.received),
-          accountAgeMonths: Number(row.age_months),
-          connections: Number(row.connections),
-        },
-        endorsementCount: Number(row.endorsement_count),
-      },
-    ]),
+  // tier and age come from the agent itself, so they are exact whatever the row's age
+  const rows = await runner.query<CountRow & { stale: boolean; propagated_trust: number | null }>(
+    `SELECT a.id, a.tier, ${AGE_MONTHS('a.created_at')} AS age_months, s.verified, s.published_skills, s.received,
+       s.endorsement_count, s.connections, s.propagated_trust, (s.agent_id IS NULL OR ${IS_DIRTY('a.id')}) AS stale
+     FROM agents a LEFT JOIN agent_stats s ON s.agent_id = a.id WHERE a.id = ANY($1::uuid[])`,
+    [ids],
   );
+  const propagated = new Map(rows.map((row) => [row.id, Number(row.propagated_trust ?? 0)]));
+  const out = new Map(rows.filter((row) => !row.stale).map((row) => [row.id, countsFrom(row, propagated.get(row.id)!)]));
+  const stale = rows.filter((row) => row.stale).map((row) => row.id);
+  if (stale.length) {
+    const live = await runner.query<CountRow>(`SELECT a.id, ${COUNT_COLUMNS} FROM agents a WHERE a.id = ANY($2::uuid[])`, [
+      adminWallets(),
+      stale,
+    ]);
+    for (const row of live) out.set(row.id, countsFrom(row, propagated.get(row.id) ?? 0));
+  }
+  return out;
 }
 
 const capped = (column: string, rule: { points: number; cap: number }) => `LEAST(${rule.cap}, ${column} * ${rule.points})`;
@@ -96,18 +116,81 @@ function trustTotalSql(): string {
   ].join(' + ');
 }
 
-/** The ids of agents whose trust total is at least `min` (lists filtered by min_trust_score). */
-export async function agentIdsWithMinTrust(min: number): Promise<string[]> {
-  const rows = await database().sql.query<{ id: string }>(
-    `SELECT id FROM (SELECT a.id, ${COUNT_COLUMNS} FROM agents a) c WHERE ${trustTotalSql()} >= $2`,
-    [adminWallets(), min],
+// Dirty agents a reader counts live; beyond this many (the job far behind, e.g. right after a bulk
+// import), filters and orders use the maintained rows of the rest until the job catches up.
+const LIVE_DIRTY_MAX = 1000;
+
+/** Live trust totals of the agents marked dirty (at most LIVE_DIRTY_MAX). */
+export async function dirtyTrustTotals(runner: Queryable): Promise<Map<string, { total: number; createdAt: Date }>> {
+  const rows = await runner.query<{ id: string; created_at: Date; total: number }>(
+    `SELECT id, created_at, ${trustTotalSql()} AS total FROM (
+       SELECT a.id, a.created_at, ${COUNT_COLUMNS} FROM agents a
+       WHERE a.id IN (SELECT DISTINCT agent_id FROM agent_stats_dirty LIMIT ${LIVE_DIRTY_MAX})) c`,
+    [adminWallets()],
   );
-  return rows.map((row) => row.id);
+  return new Map(rows.map((row) => [row.id, { total: Number(row.total), createdAt: new Date(row.created_at) }]));
+}
+
+const REFRESH_BATCH = 2000;
+
+/**
+ * Recomputes agent_stats for up to `batch` agents marked dirty, in one statement (the marks are
+ * deleted with the rows that replace them, so a crash loses nothing). Marks made by transactions
+ * that commit later stay for the next run. Returns how many marks it cleared.
+ */
+export async function refreshAgentStatsBatch(runner: Queryable, batch = REFRESH_BATCH): Promise<number> {
+  const [row] = await runner.query<{ refreshed: number }>(
+    `WITH locked AS (SELECT pg_try_advisory_xact_lock(hashtextextended('agent_stats.refresh', 0)) AS ok),
+     taken AS (
+       DELETE FROM agent_stats_dirty WHERE id IN (
+         SELECT id FROM agent_stats_dirty WHERE (SELECT ok FROM locked) ORDER BY id LIMIT ${Math.max(1, Math.floor(batch))}
+         FOR UPDATE SKIP LOCKED)
+       RETURNING agent_id),
+     ids AS (SELECT DISTINCT agent_id FROM taken),
+     counted AS (SELECT a.id, a.created_at, ${COUNT_COLUMNS} FROM agents a WHERE a.id IN (SELECT agent_id FROM ids)),
+     gone AS (DELETE FROM agent_stats WHERE agent_id IN (SELECT agent_id FROM ids) AND agent_id NOT IN (SELECT id FROM counted)),
+     written AS (
+       INSERT INTO agent_stats (agent_id, verified, published_skills, received, endorsement_count, connections,
+         age_months, trust_score, agent_created_at, refreshed_at)
+       SELECT id, verified, published_skills, received, endorsement_count, connections, age_months, ${trustTotalSql()},
+         created_at, now() FROM counted
+       ON CONFLICT (agent_id) DO UPDATE SET verified = excluded.verified, published_skills = excluded.published_skills,
+         received = excluded.received, endorsement_count = excluded.endorsement_count, connections = excluded.connections,
+         age_months = excluded.age_months, trust_score = excluded.trust_score, agent_created_at = excluded.agent_created_at,
+         refreshed_at = excluded.refreshed_at
+       RETURNING 1)
+     SELECT (SELECT count(*) FROM taken)::int AS refreshed`,
+    [adminWallets()],
+  );
+  return Number(row?.refreshed ?? 0);
+}
+
+/** Drains agent_stats_dirty (bounded: at most `maxBatches` batches per run); returns the marks cleared. */
+export async function refreshAgentStats(runner: Queryable, maxBatches = 50): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < maxBatches; i++) {
+    const refreshed = await refreshAgentStatsBatch(runner);
+    total += refreshed;
+    if (refreshed < REFRESH_BATCH) break;
+  }
+  return total;
+}
+
+/** Marks the agents whose account-age points changed since their row was computed (hourly). */
+export async function markAgedAgentStats(runner: Queryable): Promise<number> {
+  const rows = await runner.query<{ agent_id: string }>(
+    `INSERT INTO agent_stats_dirty (agent_id)
+     SELECT s.agent_id FROM agent_stats s
+     WHERE s.age_months < ${TRUST_RULES.ageMonths.cap / TRUST_RULES.ageMonths.points}
+       AND s.age_months <> ${AGE_MONTHS('s.agent_created_at')}
+     RETURNING agent_id`,
+  );
+  return rows.length;
 }
 
 /** Every verified agent and every agent with a tier or a month of age: the seeds of the propagated score. */
-export async function trustSeeds(): Promise<{ verified: string[]; established: string[] }> {
-  const rows = await database().sql.query<{ id: string; verified: boolean; established: boolean }>(
+export async function trustSeeds(runner: Queryable): Promise<{ verified: string[]; established: string[] }> {
+  const rows = await runner.query<{ id: string; verified: boolean; established: boolean }>(
     `SELECT a.id, ${VERIFIED} AS verified,
        (a.tier <> 'none' OR a.created_at < now() - interval '30 days') AS established
      FROM agents a`,
@@ -120,11 +203,21 @@ export async function trustSeeds(): Promise<{ verified: string[]; established: s
 }
 
 /** The ids of the `limit` agents with the highest trust total (ties: oldest first). */
-export async function topTrustedAgentIds(limit: number): Promise<string[]> {
-  const rows = await database().sql.query<{ id: string }>(
-    `SELECT id FROM (SELECT a.id, a.created_at, ${COUNT_COLUMNS} FROM agents a) c
-     ORDER BY ${trustTotalSql()} DESC, created_at ASC, id ASC LIMIT ${Math.max(1, Math.floor(limit))}`,
-    [adminWallets()],
-  );
-  return rows.map((row) => row.id);
+export async function topTrustedAgentIds(limit: number, runner: Queryable): Promise<string[]> {
+  const n = Math.max(1, Math.floor(limit));
+  const [clean, dirty] = await Promise.all([
+    runner.query<{ id: string; total: number; created_at: Date }>(
+      `SELECT s.agent_id AS id, s.trust_score AS total, s.agent_created_at AS created_at FROM agent_stats s
+       WHERE NOT ${IS_DIRTY('s.agent_id')}
+       ORDER BY s.trust_score DESC, s.agent_created_at ASC, s.agent_id ASC LIMIT ${n}`,
+    ),
+    dirtyTrustTotals(runner),
+  ]);
+  return [
+    ...clean.map((row) => ({ id: row.id, total: Number(row.total), createdAt: new Date(row.created_at) })),
+    ...[...dirty].map(([id, row]) => ({ id, ...row })),
+  ]
+    .sort((a, b) => b.total - a.total || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
+    .slice(0, n)
+    .map((row) => row.id);
 }

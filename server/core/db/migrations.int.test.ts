@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { deployMigrations, listMigrations } from './migrations';
-import { parsePostgresUrl } from './open';
+import { createPgliteInstance, parsePostgresUrl } from './open';
 import { pgliteRunner, poolRunner } from './sql-runner';
 
 describe('migrations', () => {
   it('apply in order once and record their checksums (PGlite)', async () => {
-    const pglite = await PGlite.create();
+    const pglite = await createPgliteInstance();
     const runner = pgliteRunner(pglite);
     const applied = await deployMigrations(runner);
     expect(applied).toEqual(listMigrations().map((m) => m.name));
@@ -17,7 +16,7 @@ describe('migrations', () => {
   });
 
   it('refuse a migration edited after it was applied', async () => {
-    const pglite = await PGlite.create();
+    const pglite = await createPgliteInstance();
     const runner = pgliteRunner(pglite);
     const migrations = listMigrations();
     await deployMigrations(runner, migrations);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
@@ -71,10 +72,15 @@ export async function openDatabase(
   return database;
 }
 
+/** A PGlite instance with the extensions the migrations use (pg_trgm: agent search). */
+export function createPgliteInstance(options: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
+  return PGlite.create({ ...options, extensions: { pg_trgm } });
+}
+
 async function createPglite(dataDir: string): Promise<PGlite> {
   const dir = path.join(dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
-  return PGlite.create(dir);
+  return createPgliteInstance({ dataDir: dir });
 }
 
 async function openPglite(pglite: PGlite): Promise<Database> {

@@ -1,0 +1,116 @@
+// Lists, search, graph, profiles and stats on a seeded database (npm run seed's generator, a small
+// volume so it runs in CI), beside the tiny databases of the other files.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkInvariants, seedDatabase } from '../scripts/seed-data';
+import { startTestApp, type TestApp } from './harness';
+
+let app: TestApp;
+const AGENTS = 1500;
+beforeAll(async () => {
+  app = await startTestApp();
+  await app.database.sql.withConnection((conn) =>
+    seedDatabase(conn, {
+      agents: AGENTS,
+      endorsements: 15_000,
+      attestations: 500,
+      jobs: 500,
+      bids: 1500,
+      signals: 500,
+      stakes: 2500,
+      skills: 100,
+      'ledger-transactions': 2000,
+      events: 5000,
+    }),
+  );
+}, 120_000);
+afterAll(() => app.close());
+
+const count = async (sql: string, params: unknown[] = []) =>
+  Number((await app.database.sql.query<{ n: number }>(sql, params))[0]!.n);
+
+describe('a seeded database', () => {
+  it('holds every invariant: the ledger sums to zero, escrow equals open jobs and signals, handles are unique', async () => {
+    await expect(checkInvariants(app.database.sql)).resolves.toBeUndefined();
+    expect(await count('SELECT count(*)::int AS n FROM agents')).toBe(AGENTS);
+    // a power-law graph: the busiest agent is endorsed far more often than the median one
+    const [top] = await app.database.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM endorsements GROUP BY subject_agent_id ORDER BY 1 DESC LIMIT 1`,
+    );
+    expect(top!.n).toBeGreaterThan(100);
+  });
+
+  it('a score read from agent_stats equals the one counted live from the source tables', async () => {
+    const sample = await app.database.sql.query<{ id: string }>(
+      `(SELECT agent_id AS id FROM agent_stats ORDER BY trust_score DESC LIMIT 10)
+       UNION (SELECT agent_id FROM agent_stats ORDER BY agent_id LIMIT 20)`,
+    );
+    const view = async (id: string) => {
+      const { trust, trust_score, endorsement_count, connections_count, skills_count } = (await app.get(`/api/v1/agents/${id}`))
+        .body;
+      return { trust, trust_score, endorsement_count, connections_count, skills_count };
+    };
+    const maintained = await Promise.all(sample.map((row) => view(row.id)));
+    // marked dirty: every read now counts the source tables
+    await app.database.sql.query('INSERT INTO agent_stats_dirty (agent_id) SELECT id FROM agents');
+    const live = await Promise.all(sample.map((row) => view(row.id)));
+    await app.database.sql.query('DELETE FROM agent_stats_dirty');
+    expect(maintained).toEqual(live);
+    expect(maintained.some((v) => v.trust_score > 100)).toBe(true);
+  });
+
+  it('lists page with exact totals, and search finds substrings of handles and names', async () => {
+    const page = await app.get('/api/agents?limit=20');
+    expect(page.body.total).toBe(AGENTS);
+    expect(page.body.agents).toHaveLength(20);
+    const search = await app.get('/api/v1/agents?q=agent-77&limit=100');
+    const expected = await count(
+      `SELECT count(*)::int AS n FROM agents WHERE handle LIKE '%agent-77%' OR name ILIKE '%agent-77%'`,
+    );
+    expect(search.body.total).toBe(expected);
+    expect(search.body.agents.every((a: any) => a.handle.includes('agent-77'))).toBe(true);
+    const word = await app.get('/api/agents?search=NOVA&limit=5');
+    expect(word.body.total).toBe(
+      await count(`SELECT count(*)::int AS n FROM agents WHERE name ILIKE '%nova%' OR handle LIKE '%nova%'`),
+    );
+    expect(word.body.agents[0].name.toLowerCase()).toContain('nova');
+    const trusted = await app.get('/api/agents?min_trust_score=60&tier=pro&limit=200');
+    expect(trusted.body.total).toBe(
+      await count(
+        `SELECT count(*)::int AS n FROM agents a JOIN agent_stats s ON s.agent_id = a.id WHERE a.tier = 'pro' AND s.trust_score >= 60`,
+      ),
+    );
+    expect(trusted.body.agents.every((a: any) => a.tier === 'pro' && a.trust_score >= 60)).toBe(true);
+  });
+
+  it('the graph around a hub at depth 4 stays within its bounds, strongest edges first, and says it was cut', async () => {
+    const graph = await app.get(`/api/graph/connections?wallet=0x${'1'.padStart(40, '0')}&depth=4`);
+    expect(graph.status).toBe(200);
+    expect(graph.body.nodes.length).toBeLessThanOrEqual(graph.body.limits.max_nodes);
+    expect(graph.body.edges.length).toBeLessThanOrEqual(graph.body.limits.max_edges);
+    expect(graph.body.truncated).toBe(true);
+    const ids = new Set(graph.body.nodes.map((n: any) => n.id));
+    expect(graph.body.edges.every((e: any) => ids.has(e.source) && ids.has(e.target))).toBe(true);
+    const overview = await app.get('/api/graph/connections');
+    expect(overview.body.nodes).toHaveLength(50);
+    expect(overview.body.truncated).toBe(true);
+    const scores = overview.body.nodes.map((n: any) => n.trust_score);
+    expect(Math.min(...scores)).toBeGreaterThanOrEqual(
+      await count('SELECT trust_score AS n FROM agent_stats ORDER BY trust_score DESC OFFSET 49 LIMIT 1'),
+    );
+  });
+
+  it('a profile shows the newest events naming the agent, and stats equal counting the tables', async () => {
+    const hub = (await app.database.sql.query<{ id: string }>(`SELECT id FROM agents WHERE handle = 'agent-1'`))[0]!.id;
+    const profile = await app.get(`/api/v1/agents/${hub}`);
+    const expected = await app.database.sql.query<{ id: string }>(
+      `SELECT e.id::text AS id FROM events e WHERE data->>'agent_id' = $1 OR data->>'target_agent_id' = $1 OR data->>'caller_agent_id' = $1
+       ORDER BY e.id DESC LIMIT 20`,
+      [hub],
+    );
+    expect(profile.body.recent_activity.map((e: any) => e.id)).toEqual(expected.map((e) => `evt_${e.id}`));
+    const stats = (await app.get('/api/stats')).body;
+    expect(stats.agents).toBe(AGENTS);
+    expect(stats.events).toBe(await count('SELECT count(*)::int AS n FROM events'));
+    expect(stats.endorsements).toBe(await count(`SELECT count(*)::int AS n FROM endorsements WHERE status = 'active'`));
+  });
+});
