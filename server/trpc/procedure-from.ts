@@ -35,8 +35,10 @@ function inputObject<In>(raw: unknown): In {
 export function procedureFrom<E extends EndpointDef<any, any, any, any, any>, In = RestInput<E>>(
   def: E,
   mapInput?: MapInput<In>,
+  /** signedIn: the page needs a session even where REST needs no credential (the body names the session's wallet). */
+  options: { signedIn?: boolean } = {},
 ) {
-  const signedIn = Array.isArray(def.auth);
+  const signedIn = options.signedIn ?? Array.isArray(def.auth);
   const base = (signedIn ? walletProcedure : publicProcedure)
     .meta({ endpoint: def })
     .input((raw: unknown) => inputObject<In>(raw));
@@ -47,7 +49,8 @@ export function procedureFrom<E extends EndpointDef<any, any, any, any, any>, In
     input: unknown;
     ctx: { wallet: Address | null; clientIp: string; request?: Request };
   }) => {
-    const caller = ctx.wallet ? await sessionCaller(ctx.wallet) : null;
+    // As over REST, an endpoint without authentication has no caller (its limits count per IP).
+    const caller = ctx.wallet && def.auth !== 'none' ? await sessionCaller(ctx.wallet) : null;
     const raw = mapInput ? mapInput(input as In, { wallet: ctx.wallet }) : (input as RawInput);
     return (await callDeclared(def, {
       caller,

@@ -61,5 +61,6 @@ export const agentsRouter = router({
         signature: input.signature,
       },
     }),
+    { signedIn: true },
   ),
 });

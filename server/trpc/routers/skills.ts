@@ -52,10 +52,14 @@ export const skillsRouter = router({
     }));
   }),
   /** POST /api/skills/{id}/install: the session's wallet signs `Install skill <id> <unix seconds>`; paid skills charge through the ledger. */
-  install: procedureFrom(installEndpoint, (input: { id: string; message: string; signature: string }, session) => ({
-    params: { id: input.id },
-    body: { installer_wallet: session.wallet, message: input.message, signature: input.signature },
-  })),
+  install: procedureFrom(
+    installEndpoint,
+    (input: { id: string; message: string; signature: string }, session) => ({
+      params: { id: input.id },
+      body: { installer_wallet: session.wallet, message: input.message, signature: input.signature },
+    }),
+    { signedIn: true },
+  ),
   /** POST /api/skills (family A): Pro tier or above; the safety scan may keep it in draft. */
   publish: procedureFrom(publishEndpoint, (body: z.input<typeof skillUploadA>) => ({ body })),
 });
