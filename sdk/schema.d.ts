@@ -2341,7 +2341,7 @@ export interface paths {
         put?: never;
         /**
          * Track a wallet
-         * @description The indexer records its Uniswap swaps from then on. An already tracked wallet answers 201 with created false.
+         * @description The indexer records its Uniswap swaps from then on. An already tracked wallet answers 201 with created false. The list is shared: each wallet may add at most 100 entries (409 past that).
          */
         post: {
             parameters: {
@@ -2387,7 +2387,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The watch list is full */
+                /** @description Missing scope (smart_money.watch) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The watch list is full, or the caller’s wallet has added its quota of entries */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8161,7 +8170,7 @@ export interface paths {
         put?: never;
         /**
          * Track a wallet
-         * @description The indexer records its Uniswap swaps from then on. An already tracked wallet answers 201 with created false.
+         * @description The indexer records its Uniswap swaps from then on. An already tracked wallet answers 201 with created false. The list is shared: each wallet may add at most 100 entries (409 past that).
          */
         post: {
             parameters: {
@@ -8207,7 +8216,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The watch list is full */
+                /** @description Missing scope (smart_money.watch) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The watch list is full, or the caller’s wallet has added its quota of entries */
                 409: {
                     headers: {
                         [name: string]: unknown;

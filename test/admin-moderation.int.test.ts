@@ -286,7 +286,8 @@ describe('webhooks and memory on /me', () => {
     const [entry] = await adminCaller().auditLog({ limit: 1 });
     expect(entry).toMatchObject({ action: 'webhook.redeliver', target_id: delivery!.id });
 
-    expect(await me.deleteWebhook({ id: created.id })).toEqual({ deleted: true, id: created.id });
+    // DELETE /api/v1/webhooks/{id} answers 204 with no body.
+    expect(await me.deleteWebhook({ id: created.id })).toBeNull();
     expect((await me.webhooks()).webhooks).toEqual([]);
   });
 

@@ -9,7 +9,7 @@ import type { AnyEndpoint } from '../server/http/endpoint';
 import { ROUTES } from '../server/api/routes';
 import { database } from '../server/core/db';
 import { TOOLS } from '../server/mcp/tools';
-import { serveTrpc } from '../server/trpc/handler';
+import { serveTrpc } from '../server/trpc/serve';
 import { appRouter } from '../server/trpc/router';
 import { startTestApp, type TestApp } from './harness';
 import { fund } from './money';
@@ -373,7 +373,10 @@ const endpointFor = (rest: string): AnyEndpoint => {
 
 function derivedTwins(): Map<string, AnyEndpoint | undefined> {
   const out = new Map<string, AnyEndpoint | undefined>();
-  const procedures = appRouter._def.procedures as Record<string, { _def: { type: string; meta?: { endpoint?: AnyEndpoint } } }>;
+  const procedures = appRouter._def.procedures as unknown as Record<
+    string,
+    { _def: { type: string; meta?: { endpoint?: AnyEndpoint } } }
+  >;
   for (const [path, procedure] of Object.entries(procedures)) {
     if (procedure._def.type === 'mutation' || procedure._def.meta?.endpoint)
       out.set(`trpc:${path}`, procedure._def.meta?.endpoint);
@@ -460,5 +463,143 @@ describe('every procedure and tool with a REST twin runs the twin’s declaratio
         ? await callProcedure(m.wallet, twin.name, twin.valid(m))
         : await callTool(twin.name, twin.valid(m), m.token);
     expect(answer, JSON.stringify(answer)).toMatchObject({ status: 429, code: 'rate_limited' });
+  });
+});
+
+/** A real tRPC HTTP request from the UI's origin (the session as a signed-in page would have it). */
+function trpcRequest(paths: string[], body: unknown, headers: Record<string, string> = {}) {
+  const origin = new URL(app.runtime.config.PUBLIC_BASE_URL).origin;
+  return new Request(`${origin}/api/trpc/${paths.join(',')}?batch=1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin, 'sec-fetch-site': 'same-origin', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+async function jobsPostedBy(wallet: string): Promise<number> {
+  const [row] = await database().sql.query<{ n: number | string }>(
+    'SELECT count(*)::int AS n FROM jobs WHERE lower(poster_wallet) = lower($1)',
+    [wallet],
+  );
+  return Number(row!.n);
+}
+
+describe('one write budget across doors and batches', () => {
+  const BATCH = 200;
+  const jobs = (n: number) => Array.from({ length: n }, (_, i) => ({ ...job, title: `Batch job ${i}` }));
+
+  it('a tRPC batch of 200 jobs.post creates at most the write limit, each call counted once', async () => {
+    const m = await member({ claw: 1_000 });
+    const body = Object.fromEntries(jobs(BATCH).map((input, i) => [String(i), input]));
+    const response = await serveTrpc(trpcRequest(Array(BATCH).fill('jobs.post'), body), {
+      wallet: m.wallet,
+      isAdmin: false,
+      clientIp: IP,
+    });
+    const answers = (await response.json()) as { result?: unknown; error?: { json?: unknown; data?: { apiCode?: string } } }[];
+    expect(answers).toHaveLength(BATCH);
+    const limited = answers.filter((answer) => answer.error?.data?.apiCode === 'rate_limited').length;
+    const created = await jobsPostedBy(m.wallet);
+    expect(created).toBeGreaterThan(0);
+    expect(created).toBeLessThanOrEqual(WRITE_LIMIT);
+    expect(created + limited).toBe(BATCH);
+  });
+
+  async function mcpBatch(token: string, size: number) {
+    const batch = jobs(size).map((input, i) => ({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'tools/call',
+      params: { name: 'post_job', arguments: input },
+    }));
+    const response = await fetch(`${base}/api/v1/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify(batch),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  }
+
+  it('a JSON-RPC batch of post_job calls creates at most the write limit, each call counted once', async () => {
+    const m = await member({ claw: 1_000 });
+    // The MCP transport serves batches of up to 100 messages: 200 is refused whole, creating nothing.
+    const tooLarge = await mcpBatch(m.token, BATCH);
+    expect(tooLarge.status).toBe(400);
+    expect(await jobsPostedBy(m.wallet)).toBe(0);
+    const served = await mcpBatch(m.token, 100);
+    expect(served.status).toBe(200);
+    const answers = served.body as { result?: { isError?: boolean; content: { text: string }[] } }[];
+    expect(answers).toHaveLength(100);
+    const limited = answers.filter((answer) => answer.result?.isError && answer.result.content[0]!.text.includes('"status":429'));
+    const created = await jobsPostedBy(m.wallet);
+    expect(created).toBeGreaterThan(0);
+    expect(created).toBeLessThanOrEqual(WRITE_LIMIT);
+    expect(created + limited.length).toBe(100);
+  });
+
+  it('200 parallel POST /api/v1/jobs create at most the write limit', async () => {
+    const m = await member({ claw: 1_000 });
+    const answers = await Promise.all(jobs(BATCH).map((input) => rest('POST', '/api/v1/jobs', input, m.token)));
+    const created = await jobsPostedBy(m.wallet);
+    expect(created).toBeLessThanOrEqual(WRITE_LIMIT);
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(created);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(BATCH - created);
+  });
+});
+
+describe('tRPC mutations come from this site only', () => {
+  const post = (headers: Record<string, string>, body = JSON.stringify({ 0: { label: 'csrf' } })) => {
+    const origin = new URL(app.runtime.config.PUBLIC_BASE_URL).origin;
+    return new Request(`${origin}/api/trpc/me.mintApiKey?batch=1`, { method: 'POST', headers, body });
+  };
+
+  async function keysOf(wallet: string): Promise<number> {
+    const [row] = await database().sql.query<{ n: number | string }>(
+      'SELECT count(*)::int AS n FROM api_keys WHERE lower(wallet) = lower($1)',
+      [wallet],
+    );
+    return Number(row!.n);
+  }
+
+  it('refuses another origin, a cross-site fetch, a form or multipart body, and a POST without Origin', async () => {
+    const m = await member();
+    const session = { wallet: m.wallet, isAdmin: false, clientIp: IP };
+    const before = await keysOf(m.wallet);
+    const own = new URL(app.runtime.config.PUBLIC_BASE_URL).origin;
+    const refused: [string, Record<string, string>, string?][] = [
+      ['another origin', { 'content-type': 'application/json', origin: 'https://evil.example' }],
+      ['a cross-site fetch', { 'content-type': 'application/json', origin: own, 'sec-fetch-site': 'cross-site' }],
+      ['a same-site (sibling subdomain) fetch', { 'content-type': 'application/json', 'sec-fetch-site': 'same-site' }],
+      ['no Origin or Sec-Fetch-Site', { 'content-type': 'application/json' }],
+      ['a form body', { 'content-type': 'application/x-www-form-urlencoded', origin: own }, '0=%7B%7D'],
+      ['a multipart body', { 'content-type': 'multipart/form-data; boundary=x', origin: own }, '--x--'],
+      ['a text/plain body', { 'content-type': 'text/plain', origin: own }],
+    ];
+    for (const [name, headers, body] of refused) {
+      const response = await serveTrpc(post(headers, body), session);
+      expect([403, 415], name).toContain(response.status);
+      expect((await response.json()).code, name).toMatch(/^(forbidden|unsupported_media_type)$/);
+    }
+    expect(await keysOf(m.wallet)).toBe(before);
+    const accepted = await serveTrpc(
+      post({ 'content-type': 'application/json; charset=utf-8', origin: own, 'sec-fetch-site': 'same-origin' }),
+      session,
+    );
+    expect(accepted.status).toBe(200);
+    expect(await keysOf(m.wallet)).toBe(before + 1);
+  });
+
+  it('serves queries (GET) without the check', async () => {
+    const origin = new URL(app.runtime.config.PUBLIC_BASE_URL).origin;
+    const response = await serveTrpc(new Request(`${origin}/api/trpc/auth.session`), {
+      wallet: null,
+      isAdmin: false,
+      clientIp: IP,
+    });
+    expect(response.status).toBe(200);
   });
 });

@@ -78,7 +78,7 @@ describe('skills procedures', () => {
     const installer = newWallet();
     const signed = await signedAction(installer, `Install skill ${published.id}`);
     const installed = await as(installer.address).skills.install({ id: published.id, ...signed });
-    expect(installed).toMatchObject({ installed: true, already_installed: false, installs: 1 });
+    expect(installed).toMatchObject({ installed: true, already_installed: false, skill: { install_count: 1 } });
     // The signature belongs to the wallet that signed: another session cannot use it.
     const stolen = await signedAction(installer, `Install skill ${published.id}`, 1);
     expect((await failure(as(newWallet().address).skills.install({ id: published.id, ...stolen }))).code).toBe('UNAUTHORIZED');
