@@ -4,6 +4,7 @@
 // after percent-decoding, as is anything that resolves to another origin or to a path starting with //.
 
 const BASE = 'http://same-site.invalid';
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 const UNSAFE = /[\u0000-\u001f\u007f\\]/;
 
 function decodedOnce(value: string): string | null {
