@@ -91,7 +91,7 @@ export function mountEndpoint(app: OpenAPIHono, def: AnyEndpoint): void {
     }
 
     const key = def.idempotent && caller ? readIdempotencyKey(request) : null;
-    const { answer, replayed, rateLimit } = await runDeclared(
+    const { answer, replayed } = await runDeclared(
       def,
       {
         caller,
@@ -100,13 +100,15 @@ export function mountEndpoint(app: OpenAPIHono, def: AnyEndpoint): void {
         request,
         requestId: context.get('requestId' as never) as string,
         idempotency: key ? { key, path: context.req.path, rawBody } : null,
+        onRateLimit: (result) => {
+          for (const [name, value] of Object.entries(rateLimitHeaders(result))) context.header(name, value);
+        },
       },
       parsed,
     );
     if (replayed && answer instanceof Reply) {
       return context.json(answer.body as object, answer.status as 200, { 'Idempotent-Replayed': 'true' });
     }
-    if (rateLimit) for (const [name, value] of Object.entries(rateLimitHeaders(rateLimit))) context.header(name, value);
     if (answer instanceof Response) return answer;
     return answer.status === 204
       ? context.body(null, 204, answer.headers)

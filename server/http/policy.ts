@@ -36,6 +36,8 @@ export interface DeclaredCall {
   ip: string;
   request: Request;
   requestId: string;
+  /** Told the tightest limit counted as soon as the limits pass, before the handler runs (REST sets the RateLimit headers). */
+  onRateLimit?: (result: RateLimitResult) => void;
   /** An Idempotency-Key the caller sent (REST only), and the path it is kept for. */
   idempotency?: { key: string; path: string; rawBody: unknown } | null;
 }
@@ -44,8 +46,6 @@ export interface DeclaredResult {
   /** The handler's answer (a Response for event streams and protocol answers), or a replayed one. */
   answer: Reply | Response;
   replayed: boolean;
-  /** The tightest rate limit counted, for the RateLimit headers. */
-  rateLimit: RateLimitResult | null;
 }
 
 export function parseInput<S extends ZodType>(schema: S | undefined, value: unknown, where: 'body' | 'query' | 'params') {
@@ -167,21 +167,22 @@ export async function runDeclared(
       idempotency.key,
       requestHash(def.method, idempotency.path, idempotency.rawBody),
     );
-    if (claim.kind === 'replay') return { answer: new Reply(claim.status, claim.body), replayed: true, rateLimit: null };
+    if (claim.kind === 'replay') return { answer: new Reply(claim.status, claim.body), replayed: true };
   }
   let hits: Hit[] = [];
   try {
     const limits = await applyRateLimits(def, { ...input, caller });
     hits = limits.hits;
+    if (limits.tightest) call.onRateLimit?.(limits.tightest);
     const result = await def.handler({ ...input, caller, request: call.request, requestId: call.requestId });
-    if (result instanceof Response) return { answer: result, replayed: false, rateLimit: limits.tightest };
+    if (result instanceof Response) return { answer: result, replayed: false };
     const statuses = successStatuses(def);
     const answer = result instanceof Reply ? result : new Reply(statuses[0]!, result);
     if (!statuses.includes(answer.status)) {
       throw new Error(`${def.method.toUpperCase()} ${def.path} answered ${answer.status}, which it does not declare`);
     }
     if (idempotency && caller) await settleIdempotencyKey(caller.wallet, idempotency.key, answer.status, answer.body);
-    return { answer, replayed: false, rateLimit: limits.tightest };
+    return { answer, replayed: false };
   } catch (error) {
     const { limiter } = currentRuntime();
     await Promise.all(hits.filter((hit) => hit.refundOnError).map((hit) => limiter.refund(hit.policy, hit.subject)));
