@@ -2355,7 +2355,7 @@ export interface paths {
         put?: never;
         /**
          * Track a wallet
-         * @description The indexer records its Uniswap swaps from then on. An already tracked wallet answers 201 with created false.
+         * @description The indexer records its Uniswap swaps from then on. An already tracked wallet answers 201 with created false. The list is shared: each wallet may add at most 100 entries (409 past that).
          */
         post: {
             parameters: {
@@ -2401,7 +2401,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The watch list is full */
+                /** @description Missing scope (smart_money.watch) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The watch list is full, or the caller’s wallet has added its quota of entries */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8464,7 +8473,7 @@ export interface paths {
         put?: never;
         /**
          * Track a wallet
-         * @description The indexer records its Uniswap swaps from then on. An already tracked wallet answers 201 with created false.
+         * @description The indexer records its Uniswap swaps from then on. An already tracked wallet answers 201 with created false. The list is shared: each wallet may add at most 100 entries (409 past that).
          */
         post: {
             parameters: {
@@ -8510,7 +8519,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The watch list is full */
+                /** @description Missing scope (smart_money.watch) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The watch list is full, or the caller’s wallet has added its quota of entries */
                 409: {
                     headers: {
                         [name: string]: unknown;

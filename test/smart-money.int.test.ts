@@ -4,6 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { artifact } from '../server/chain/artifacts';
 import { database, db } from '../server/core/db';
 import { indexSmartMoney } from '../server/smart-money/indexer';
+import { SMART_MONEY_LIMITS } from '../server/smart-money/wallets';
 import { useTestChain } from './chain';
 import { clawBalance, fund } from './money';
 import { signIn } from './wallets';
@@ -267,5 +268,56 @@ describe('smart money: watch list, indexer, alerts, events', () => {
     expect((await app.get('/api/v1/smart-money/events?limit=51', { token: me.token })).status).toBe(400);
     expect((await app.get('/api/smart-money/events?action=steal', { token: me.token })).status).toBe(400);
     expect((await app.get('/api/v1/smart-money/events?since=yesterday', { token: me.token })).status).toBe(400);
+  });
+
+  it('adding to the shared watch list needs smart_money.watch on both endpoints, for tokens and API keys', async () => {
+    const narrow = await user({ scopes: ['smart_money.read'] });
+    const target = privateKeyToAccount(generatePrivateKey()).address;
+    for (const path of ['/api/smart-money/watch', '/api/v1/smart-money/wallets']) {
+      const refused = await app.post(path, { wallet_address: target }, { token: narrow.token });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ code: 'missing_scope', details: { required_scope: 'smart_money.watch' } });
+    }
+    // An API key minted without scopes gets the read scopes only: refused too.
+    const owner = await user();
+    const minted = await app.post('/api/mint-api-key', { label: 'reader' }, { token: owner.token });
+    expect(minted.status).toBe(201);
+    const viaKey = await app.post(
+      '/api/v1/smart-money/wallets',
+      { wallet_address: target },
+      { headers: { 'x-api-key': minted.body.api_key } },
+    );
+    expect(viaKey.status).toBe(403);
+    expect(await db().smartMoneyWallet.count({ where: { walletAddress: target } })).toBe(0);
+  });
+
+  it('one wallet adds at most SMART_MONEY_LIMITS.perWallet entries to the shared watch list', async () => {
+    const me = await user();
+    const other = await user();
+    const addresses = Array.from(
+      { length: SMART_MONEY_LIMITS.perWallet },
+      () => privateKeyToAccount(generatePrivateKey()).address,
+    );
+    await db().smartMoneyWallet.createMany({
+      data: addresses.slice(1).map((walletAddress) => ({ walletAddress, addedBy: me.address })),
+    });
+    // The last free place, taken by one of several parallel requests only.
+    const racing = await Promise.all(
+      [addresses[0]!, ...Array.from({ length: 3 }, () => privateKeyToAccount(generatePrivateKey()).address)].map(
+        (wallet_address) => app.post('/api/smart-money/watch', { wallet_address }, { token: me.token }),
+      ),
+    );
+    expect(racing.filter((answer) => answer.status === 201)).toHaveLength(1);
+    const over = racing.filter((answer) => answer.status === 409);
+    expect(over).toHaveLength(3);
+    expect(over[0]!.body).toMatchObject({ code: 'conflict', details: { limit: SMART_MONEY_LIMITS.perWallet } });
+    expect(await db().smartMoneyWallet.count({ where: { addedBy: me.address } })).toBe(SMART_MONEY_LIMITS.perWallet);
+    // A wallet already on the list answers created false without using the quota; another wallet has its own.
+    expect((await app.post('/api/smart-money/watch', { wallet_address: addresses[1] }, { token: me.token })).body.created).toBe(
+      false,
+    );
+    expect((await app.post('/api/v1/smart-money/wallets', { wallet_address: me.address }, { token: other.token })).status).toBe(
+      201,
+    );
   });
 });

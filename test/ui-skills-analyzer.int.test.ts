@@ -43,6 +43,12 @@ async function walletAtTier(tier: 'none' | 'entry' | 'pro') {
   return account;
 }
 
+/** The page's request (no chain or wallet_address) is answered with the graded analysis. */
+function graded<T extends object>(answer: T): Extract<T, { safety_rating: unknown }> {
+  if (!('safety_rating' in answer)) throw new Error('expected the graded analysis');
+  return answer as Extract<T, { safety_rating: unknown }>;
+}
+
 describe('skills procedures', () => {
   it('publishes at Pro, lists only active skills, installs with the wallet’s signature', async () => {
     const author = await walletAtTier('pro');
@@ -72,7 +78,7 @@ describe('skills procedures', () => {
     const installer = newWallet();
     const signed = await signedAction(installer, `Install skill ${published.id}`);
     const installed = await as(installer.address).skills.install({ id: published.id, ...signed });
-    expect(installed).toMatchObject({ installed: true, already_installed: false, installs: 1 });
+    expect(installed).toMatchObject({ installed: true, already_installed: false, skill: { install_count: 1 } });
     // The signature belongs to the wallet that signed: another session cannot use it.
     const stolen = await signedAction(installer, `Install skill ${published.id}`, 1);
     expect((await failure(as(newWallet().address).skills.install({ id: published.id, ...stolen }))).code).toBe('UNAUTHORIZED');
@@ -105,7 +111,7 @@ describe('analyzer procedure', () => {
     expect(bad.fields).toHaveProperty('contract_address');
     const otherChain = await failure(as(null, '198.51.100.1').analyzer.analyze({ contract_address: clean(), chain_id: 1 }));
     expect(otherChain).toMatchObject({ code: 'BAD_REQUEST', apiCode: 'invalid_request' });
-    const result = await as(null, '198.51.100.1').analyzer.analyze({ contract_address: honeypot(), chain_id: 8453 });
+    const result = graded(await as(null, '198.51.100.1').analyzer.analyze({ contract_address: honeypot(), chain_id: 8453 }));
     expect(result).toMatchObject({ safety_rating: 'F', risk_level: 'critical', is_honeypot: true });
     expect(result.risk_factors.some((factor) => factor.startsWith('honeypot:'))).toBe(true);
   });
@@ -133,9 +139,9 @@ describe('analyzer procedure', () => {
     const none = await walletAtTier('none');
     expect((await failure(as(none.address, ip).analyzer.analyze({ contract_address: clean() }))).code).toBe('TOO_MANY_REQUESTS');
     const entry = await walletAtTier('entry');
-    const unlimited = await as(entry.address, ip).analyzer.analyze({ contract_address: clean() });
+    const unlimited = graded(await as(entry.address, ip).analyzer.analyze({ contract_address: clean() }));
     expect(unlimited.is_honeypot).toBe(false);
     // Another IP has its own budget.
-    expect((await as(null, '198.51.100.78').analyzer.analyze({ contract_address: clean() })).is_honeypot).toBe(false);
+    expect(graded(await as(null, '198.51.100.78').analyzer.analyze({ contract_address: clean() })).is_honeypot).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { BotCheck } from '@/components/pages/bot-check';
 import { PageShell } from '@/components/ui/states';
+import { safeNextPath } from '@/server/web-auth/safe-next';
 
 export const metadata: Metadata = { title: 'Quick check', robots: { index: false } };
 
@@ -8,7 +9,7 @@ export default async function BotCheckPage({ searchParams }: { searchParams: Pro
   const next = (await searchParams).next;
   return (
     <PageShell title="Checking your browser">
-      <BotCheck next={(Array.isArray(next) ? next[0] : next) ?? '/'} />
+      <BotCheck next={safeNextPath(Array.isArray(next) ? next[0] : next)} />
     </PageShell>
   );
 }

@@ -1,11 +1,7 @@
 'use client';
 import { useEffect, useRef, useState } from 'react';
 import type {} from 'altcha/types/react';
-
-/** Only a same-site path may follow the check (no open redirect). */
-function safeNext(next: string): string {
-  return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
-}
+import { safeNextPath } from '@/server/web-auth/safe-next';
 
 export function BotCheck({ next }: { next: string }) {
   const widget = useRef<HTMLElement>(null);
@@ -34,7 +30,7 @@ export function BotCheck({ next }: { next: string }) {
       }).catch(() => null);
       if (response?.ok) {
         setState('done');
-        window.location.replace(safeNext(next));
+        window.location.replace(safeNextPath(next));
       } else {
         setState('failed');
       }

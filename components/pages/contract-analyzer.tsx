@@ -85,7 +85,8 @@ export function ContractAnalyzer({ chainId }: { chainId: number }) {
     analyze.mutate({ contract_address: value, chain_id: chainId });
   };
 
-  const result = analyze.data;
+  // The page asks for the graded analysis (no `chain` or `wallet_address`), so the answer is that form.
+  const result = analyze.data && 'safety_rating' in analyze.data ? analyze.data : undefined;
   const refusal = analyze.error ? describeRefusal(analyze.error as unknown as TrpcLikeError) : null;
 
   return (

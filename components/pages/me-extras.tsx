@@ -81,7 +81,7 @@ export function Webhooks() {
           {create.isPending ? 'Creating…' : 'Create webhook'}
         </button>
       </form>
-      {create.data?.secret ? (
+      {create.data && 'secret' in create.data ? (
         <div role="status" className="mt-3 rounded-md border border-emerald-700 bg-emerald-950/50 p-3 text-sm">
           <p className="font-medium">Copy the signing secret now: it is shown only once.</p>
           <code className="mt-1 block break-all" data-testid="webhook-secret">

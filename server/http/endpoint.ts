@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import type { z, ZodType } from 'zod';
 import type { AuthSpec, Caller } from '../core/caller';
 import type { RateLimitPolicyName } from '../core/rate-limit-policies';
@@ -23,9 +22,9 @@ export interface RequestInput<P, Q, B> {
 
 export interface HandlerInput<P, Q, B, A extends AuthSpec> extends RequestInput<P, Q, B> {
   caller: CallerFor<A>;
+  /** The HTTP request the call came in (for a call inside a tRPC or JSON-RPC batch: the batch's request). */
   request: Request;
   requestId: string;
-  context: Context;
 }
 
 /**

@@ -1,28 +1,19 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { ZodType } from 'zod';
 import { authenticate, confirmSignatureClaim, type SignatureClaim } from '../auth/authenticate';
 import type { Caller } from '../core/caller';
-import { ApiError, validationError } from '../core/errors';
-import { rateLimitHeaders, type RateLimitResult } from '../core/rate-limit';
-import type { RateLimitPolicyName } from '../core/rate-limit-policies';
+import { ApiError } from '../core/errors';
+import { rateLimitHeaders } from '../core/rate-limit';
 import { currentRuntime } from '../core/runtime';
-import { clientIp, rateLimitSubject } from './client-ip';
-import { Reply, successStatuses, type AnyEndpoint, type RateLimitRule, type RequestInput } from './endpoint';
-import { claimIdempotencyKey, readIdempotencyKey, requestHash, settleIdempotencyKey } from './idempotency';
+import { clientIp } from './client-ip';
+import { Reply, successStatuses, type AnyEndpoint } from './endpoint';
+import { readIdempotencyKey } from './idempotency';
+import { parseBody, parseParamsAndQuery, requireScopes, runDeclared, scopeList, type RawInput } from './policy';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './read-body';
-import { assertSafeInput } from './safe-input';
 
 /** /api/v1/agents/{id} -> /api/v1/agents/:id */
 export function honoPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1');
-}
-
-function parse<S extends ZodType>(schema: S | undefined, value: unknown, where: 'body' | 'query' | 'params') {
-  if (!schema) return undefined;
-  const result = schema.safeParse(value);
-  if (!result.success) throw validationError(result.error, where);
-  return result.data;
 }
 
 function queryObject(context: Context): Record<string, string> {
@@ -33,58 +24,6 @@ function queryObject(context: Context): Record<string, string> {
 }
 
 const isClaim = (value: Caller | SignatureClaim | null): value is SignatureClaim => value !== null && 'message' in value;
-
-function requireScopes(caller: Caller, scopes: AnyEndpoint['scopes']): void {
-  for (const entry of scopes ?? []) {
-    const anyOf: readonly string[] = typeof entry === 'string' ? [entry] : entry;
-    if (!anyOf.some((scope) => caller.scopes.includes(scope))) {
-      const named = anyOf.join(' or ');
-      throw new ApiError('missing_scope', `Missing scope ${named}`, { required_scope: anyOf[0], accepted_scopes: anyOf });
-    }
-  }
-}
-
-/** The scopes an endpoint asks for, flattened (what a signed message for it grants). */
-const scopeList = (def: AnyEndpoint): string[] =>
-  (def.scopes ?? []).flatMap((entry) => (typeof entry === 'string' ? [entry] : [...entry]));
-
-interface Hit {
-  policy: RateLimitPolicyName;
-  subject: string;
-  member: string | undefined;
-  refundOnError: boolean;
-}
-
-/** Counts the request against every declared limit; 429 (and every hit taken back) past one. */
-async function applyRateLimits(
-  def: AnyEndpoint,
-  input: RequestInput<unknown, unknown, unknown> & { caller: Caller | null },
-  context: Context,
-): Promise<Hit[]> {
-  if (!def.rateLimit) return [];
-  const { limiter } = currentRuntime();
-  const rules: RateLimitRule[] = typeof def.rateLimit === 'string' ? [{ policy: def.rateLimit }] : def.rateLimit;
-  const hits: Hit[] = [];
-  let tightest: RateLimitResult | null = null;
-  try {
-    for (const rule of rules) {
-      if (rule.when && !(await rule.when(input))) continue;
-      const policy = limiter.policy(rule.policy);
-      const subject = rule.key
-        ? `k:${await rule.key(input)}`
-        : rateLimitSubject(policy.key, input.caller?.wallet ?? null, input.ip);
-      const member = rule.member?.(input);
-      const result = await limiter.enforce(rule.policy, subject, member);
-      hits.push({ policy: rule.policy, subject, member, refundOnError: !member && (rule.refundOnError ?? false) });
-      if (!tightest || result.remaining < tightest.remaining) tightest = result;
-    }
-  } catch (error) {
-    await Promise.all(hits.map((hit) => limiter.refund(hit.policy, hit.subject, hit.member)));
-    throw error;
-  }
-  if (tightest) for (const [name, value] of Object.entries(rateLimitHeaders(tightest))) context.header(name, value);
-  return hits;
-}
 
 /** The failures the wrapper itself can answer, documented for every endpoint that can meet them. */
 function wrapperErrors(def: AnyEndpoint): Record<number, string> {
@@ -127,7 +66,6 @@ function checkDefinition(def: AnyEndpoint): void {
  */
 export function mountEndpoint(app: OpenAPIHono, def: AnyEndpoint): void {
   checkDefinition(def);
-  const statuses = successStatuses(def);
   app.on(def.method.toUpperCase(), honoPath(def.path), async (context) => {
     const { config } = currentRuntime();
     const request = context.req.raw;
@@ -137,62 +75,44 @@ export function mountEndpoint(app: OpenAPIHono, def: AnyEndpoint): void {
 
     // Only what the endpoint reads is checked: an endpoint without a query ignores the query string
     // (it documents no 400 for it).
-    const rawParams = context.req.param() as Record<string, string>;
-    if (def.params) assertSafeInput(rawParams, 'params');
-    const params = parse(def.params, rawParams, 'params');
-    const rawQuery = def.query ? queryObject(context) : {};
-    if (def.query) assertSafeInput(rawQuery, 'query');
-    const query = parse(def.query, rawQuery, 'query');
+    const raw: RawInput = { params: context.req.param(), query: def.query ? queryObject(context) : {} };
+    const { params, query } = parseParamsAndQuery(def, raw);
     const rawBody = def.body ? await readJsonBody(request, def.bodyLimit ?? DEFAULT_BODY_LIMIT) : undefined;
-    if (rawBody !== undefined) assertSafeInput(rawBody, 'body');
-    const body = parse(def.body, rawBody ?? {}, 'body');
-    const input = { params, query, body, ip };
+    raw.body = rawBody;
+    const parsed = { params, query, body: parseBody(def, rawBody) };
 
     let caller: Caller | null = null;
     if (isClaim(presented)) {
       if (!def.signedAction) throw new ApiError('unauthorized', 'This endpoint does not accept signature headers');
-      const action = def.signedAction({ ...input, wallet: presented.wallet });
+      const action = def.signedAction({ ...parsed, ip, wallet: presented.wallet });
       caller = await confirmSignatureClaim(presented, action, scopeList(def));
     } else {
       caller = presented;
     }
 
-    const idempotencyKey = def.idempotent && caller ? readIdempotencyKey(request) : null;
-    if (idempotencyKey && caller) {
-      const claim = await claimIdempotencyKey(caller.wallet, idempotencyKey, requestHash(def.method, context.req.path, rawBody));
-      if (claim.kind === 'replay') {
-        return context.json(claim.body as object, claim.status as 200, { 'Idempotent-Replayed': 'true' });
-      }
-    }
-
-    let hits: Hit[] = [];
-    try {
-      hits = await applyRateLimits(def, { ...input, caller }, context);
-      const result = await def.handler({
-        ...input,
+    const key = def.idempotent && caller ? readIdempotencyKey(request) : null;
+    const { answer, replayed } = await runDeclared(
+      def,
+      {
         caller,
+        raw,
+        ip,
         request,
         requestId: context.get('requestId' as never) as string,
-        context,
-      });
-      if (result instanceof Response) return result;
-      const answer = result instanceof Reply ? result : new Reply(statuses[0]!, result);
-      if (!statuses.includes(answer.status)) {
-        throw new Error(`${def.method.toUpperCase()} ${def.path} answered ${answer.status}, which it does not declare`);
-      }
-      if (idempotencyKey && caller) await settleIdempotencyKey(caller.wallet, idempotencyKey, answer.status, answer.body);
-      return answer.status === 204
-        ? context.body(null, 204, answer.headers)
-        : context.json(answer.body as object, answer.status as 200, answer.headers);
-    } catch (error) {
-      const { limiter } = currentRuntime();
-      await Promise.all(hits.filter((hit) => hit.refundOnError).map((hit) => limiter.refund(hit.policy, hit.subject)));
-      if (idempotencyKey && caller) {
-        const failure = error instanceof ApiError ? error : null;
-        await settleIdempotencyKey(caller.wallet, idempotencyKey, failure?.status ?? 500, failure?.toBody() ?? null);
-      }
-      throw error;
+        idempotency: key ? { key, path: context.req.path, rawBody } : null,
+        onRateLimit: (result) => {
+          for (const [name, value] of Object.entries(rateLimitHeaders(result))) context.header(name, value);
+        },
+      },
+      parsed,
+    );
+    if (replayed && answer instanceof Reply) {
+      return context.json(answer.body as object, answer.status as 200, { 'Idempotent-Replayed': 'true' });
     }
+    if (answer instanceof Response) return answer;
+    return answer.status === 204
+      ? context.body(null, 204, answer.headers)
+      : context.json(answer.body as object, answer.status as 200, answer.headers);
   });
   registerDocument(app, def);
 }

@@ -4,7 +4,7 @@ import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
 import { log } from '../core/log';
 import { toolInputs } from '../schemas/mcp';
-import { runTool, TOOLS } from './tools';
+import { runTool, TOOLS, type ToolCall } from './tools';
 
 // The Model Context Protocol door: JSON-RPC 2.0 over streamable HTTP at /api/v1/mcp, stateless (no
 // session ids: every POST carries its own credential, exactly like the REST door), answering with
@@ -17,7 +17,7 @@ export function isJsonRpc(body: unknown): boolean {
   return typeof first === 'object' && first !== null && (first as Record<string, unknown>).jsonrpc === '2.0';
 }
 
-function buildServer(caller: Caller | null): McpServer {
+function buildServer(caller: Caller | null, call: ToolCall): McpServer {
   const server = new McpServer({ name: 'vouchsafe', version: '1.0.0' }, { capabilities: { tools: {} } });
   for (const def of TOOLS) {
     server.registerTool(
@@ -33,7 +33,7 @@ function buildServer(caller: Caller | null): McpServer {
       async (input: unknown) => {
         try {
           // The SDK validated the arguments against the same schema already.
-          const result = await runTool(def.name, input, caller, { preparsed: true });
+          const result = await runTool(def.name, input, caller, call, { preparsed: true });
           const structured =
             result && typeof result === 'object' && !Array.isArray(result) ? (result as Record<string, unknown>) : { result };
           return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: structured };
@@ -58,8 +58,9 @@ function buildServer(caller: Caller | null): McpServer {
 }
 
 /** Answers one MCP request (the body was already read and parsed by the endpoint wrapper). */
-export async function handleMcpRequest(request: Request, body: unknown, caller: Caller | null): Promise<Response> {
-  const server = buildServer(caller);
+export async function handleMcpRequest(body: unknown, caller: Caller | null, call: ToolCall): Promise<Response> {
+  const { request } = call;
+  const server = buildServer(caller, call);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {

@@ -3,13 +3,16 @@ import type { Caller } from '../core/caller';
 import { ApiError, validationError } from '../core/errors';
 import { clawToMicro, microToClaw } from '../core/money';
 import { currentRuntime } from '../core/runtime';
-import { getCredits } from '../credits/get-credits';
 import { presentAgentsB } from '../directory/agent-views';
 import { listAgents } from '../directory/list-agents';
 import { EVENT_NAMES } from '../events/emit';
-import { invokeAgent } from '../invoke/invoke-agent';
 import { listJobs } from '../jobs/list-jobs';
-import { postJob } from '../jobs/post-job';
+import invokeEndpoint from '../api/v1/agents.[id].invoke.post';
+import creditsEndpoint from '../api/v1/credits.get';
+import postJobEndpoint from '../api/v1/jobs.post';
+import type { AnyEndpoint } from '../http/endpoint';
+import type { Scope } from '../core/scopes';
+import { authorize, callDeclared, requireScopes, scopeList, type RawInput } from '../http/policy';
 import { toolInputs, type ToolName } from '../schemas/mcp';
 import { listSkills } from '../skills/list-skills';
 import { requireLiveAccess } from '../smart-money/access';
@@ -20,6 +23,13 @@ import { quote } from '../trade/quote';
 // authentication and scopes. Both doors (POST {tool, input} and the Model Context Protocol) call
 // runTool(), so a tool behaves the same whichever door it is called through.
 
+/** The HTTP request a tool call came in (a JSON-RPC batch's request for each call in it) and the client's IP. */
+export interface ToolCall {
+  ip: string;
+  request: Request;
+  requestId: string;
+}
+
 export interface ToolDef<N extends ToolName = ToolName> {
   name: N;
   description: string;
@@ -27,11 +37,35 @@ export interface ToolDef<N extends ToolName = ToolName> {
   scopes: string[];
   /** False when this deployment does not have the service behind the tool yet. */
   available: boolean;
-  run(input: z.output<(typeof toolInputs)[N]>, caller: Caller | null): Promise<unknown>;
+  /** The REST twin a tool built by toolFrom() runs (its policy, schemas and handler). */
+  endpoint?: AnyEndpoint;
+  run(input: z.output<(typeof toolInputs)[N]>, caller: Caller | null, call: ToolCall): Promise<unknown>;
 }
 
 function tool<N extends ToolName>(def: ToolDef<N>): ToolDef<N> {
   return def;
+}
+
+/**
+ * A tool derived from a REST endpoint: the tool's input (the manifest's schema, checked first) mapped
+ * to the endpoint's params, query and body, then the endpoint's policy (authentication kinds, scopes,
+ * input schemas, body limit, rate limits) and handler, as for a REST call (server/http/policy.ts).
+ * Each call, also each call inside a JSON-RPC batch, is checked and counted once.
+ */
+export function toolFrom<N extends ToolName>(
+  name: N,
+  endpoint: AnyEndpoint,
+  options: { description: string; mapInput: (input: z.output<(typeof toolInputs)[N]>) => RawInput },
+): ToolDef<N> {
+  return {
+    name,
+    description: options.description,
+    auth: endpoint.auth === 'none' ? 'none' : 'bearer',
+    scopes: scopeList(endpoint),
+    available: true,
+    endpoint,
+    run: (input, caller, call) => callDeclared(endpoint, { caller, source: caller?.via, raw: options.mapInput(input), ...call }),
+  };
 }
 
 export const TOOLS = [
@@ -52,29 +86,14 @@ export const TOOLS = [
       return { agents: await presentAgentsB(agents, { withMetrics: true }), total };
     },
   }),
-  tool({
-    name: 'invoke_agent',
+  toolFrom('invoke_agent', invokeEndpoint, {
     description: 'Invoke a callable agent through the router; charges its price_claw_per_call (refunded on failure).',
-    auth: 'bearer',
-    scopes: ['agents.invoke'],
-    available: true,
-    async run(input, caller) {
-      const result = await invokeAgent(caller!, {
-        target: input.agent_id,
-        payload: input.payload ?? null,
-        timeoutMs: currentRuntime().config.INVOKE_TIMEOUT_MS,
-        family: 'b',
-        maxFee: input.max_price_claw,
-      });
-      return {
-        invocation_id: result.invocationId,
-        status: 'success',
-        target_agent: { agent_id: result.target.id, agent_name: result.target.name, handle: result.target.handle },
-        fee_claw: microToClaw(result.fee),
-        duration_ms: result.durationMs,
-        response: result.response,
-      };
-    },
+    mapInput: (input) => ({
+      params: { id: input.agent_id },
+      // REST family B takes the cap in its query (its body is the payload, forwarded as is).
+      query: input.max_price_claw === undefined ? {} : { max_price_claw: microToClaw(input.max_price_claw).toString() },
+      body: input.payload ?? null,
+    }),
   }),
   tool({
     name: 'get_trade_quote',
@@ -91,34 +110,21 @@ export const TOOLS = [
         recipient: caller!.wallet,
       }),
   }),
-  tool({
-    name: 'check_claw_balance',
+  toolFrom('check_claw_balance', creditsEndpoint, {
     description: 'The caller’s CLAW balance, today’s spend and daily limit, and recent transactions.',
-    auth: 'bearer',
-    scopes: ['credits.read'],
-    available: true,
-    run: async (_input, caller) => getCredits(caller!),
+    mapInput: () => ({}),
   }),
-  tool({
-    name: 'post_job',
+  toolFrom('post_job', postJobEndpoint, {
     description: 'Post a job with an escrowed CLAW bounty (bounty_claw is required: it moves into escrow).',
-    auth: 'bearer',
-    scopes: ['jobs.write'],
-    available: true,
-    async run(input, caller) {
-      if (input.bounty_claw === undefined) {
-        throw new ApiError('invalid_request', 'bounty_claw is required: a job’s bounty is escrowed when it is posted', {
-          fields: { bounty_claw: 'required' },
-        });
-      }
-      return postJob(caller!, {
+    mapInput: (input) => ({
+      body: {
         title: input.title,
         description: input.description,
-        requiredSkill: input.skill_required,
-        bounty: input.bounty_claw,
-        expiresAt: input.deadline,
-      });
-    },
+        required_skill: input.skill_required,
+        bounty_claw: input.bounty_claw,
+        expires_at: input.deadline,
+      },
+    }),
   }),
   tool({
     name: 'list_jobs',
@@ -197,31 +203,32 @@ export function findTool(name: string): ToolDef | undefined {
   return TOOLS.find((candidate) => candidate.name === name);
 }
 
-/** Checks authentication and scopes as the REST door does (401 / 403). */
-function authorize(def: ToolDef, caller: Caller | null): void {
+/** Checks authentication and scopes of a tool without a REST twin (401 / 403). */
+function authorizeOwn(def: ToolDef, caller: Caller | null): void {
   if (def.auth === 'none') return;
   if (!caller) throw new ApiError('unauthorized', `The ${def.name} tool needs a bearer token`);
-  for (const scope of def.scopes) {
-    if (!caller.scopes.includes(scope)) {
-      throw new ApiError('missing_scope', `Missing scope ${scope}`, { required_scope: scope, accepted_scopes: [scope] });
-    }
-  }
+  requireScopes(caller, def.scopes as Scope[]);
 }
 
-/** Validates the input against the tool's schema (400 naming the fields), authorizes, and runs it. */
+/**
+ * Validates the input against the tool's schema (400 naming the fields) and runs the tool: a tool with
+ * a REST twin through the twin's policy, any other after its own authentication and scope check.
+ */
 export async function runTool(
   name: string,
   rawInput: unknown,
   caller: Caller | null,
+  call: ToolCall,
   options: { preparsed?: boolean } = {},
 ): Promise<unknown> {
   const def = findTool(name);
   if (!def) throw new ApiError('not_found', `Unknown tool ${name}`, { tools: TOOLS.map((t) => t.name) });
-  authorize(def, caller);
-  if (options.preparsed) return def.run(rawInput as never, caller);
+  if (!def.endpoint) authorizeOwn(def, caller);
+  else authorize(def.endpoint, caller, caller?.via);
+  if (options.preparsed) return def.run(rawInput as never, caller, call);
   const parsed = toolInputs[def.name].safeParse(rawInput ?? {});
   if (!parsed.success) throw validationError(parsed.error, 'body');
-  return def.run(parsed.data as never, caller);
+  return def.run(parsed.data as never, caller, call);
 }
 
 /** GET /api/v1/mcp: the tool manifest, version 1.0. */

@@ -35,8 +35,8 @@ export const toolInputs = {
     title: z.string().min(1).max(200),
     description: z.string().min(1).max(5000),
     skill_required: z.string().max(100).optional(),
-    // As POST /api/v1/jobs: a bounty of 0 escrows nothing (and the ledger records no zero postings).
-    bounty_claw: clawAmount.refine((micro) => micro > 0n, 'must be more than 0').optional(),
+    // Required, more than 0 and at most 6 decimals: POST /api/v1/jobs checks it (the tool runs that endpoint).
+    bounty_claw: z.number().optional().describe('CLAW moved into escrow (required; more than 0, at most 6 decimals)'),
     deadline: z.iso.datetime({ offset: true }).optional(),
   }),
   list_jobs: z.strictObject({

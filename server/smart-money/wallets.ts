@@ -1,13 +1,14 @@
 import type { Address } from 'viem';
 import type { Caller } from '../core/caller';
-import { db } from '../core/db';
+import { db, lockUntilCommit, withTransaction } from '../core/db';
 import type { SmartMoneyWallet } from '../core/db/generated/client';
 import { ApiError } from '../core/errors';
 
-// Tracked wallets (spec: SmartMoneyWallet). Any signed-in agent may add a wallet to the watch list
-// (POST /api/smart-money/watch, POST /api/v1/smart-money/wallets); the list is shared.
+// Tracked wallets (spec: SmartMoneyWallet). A caller with the smart_money.watch scope may add a wallet
+// to the watch list (POST /api/smart-money/watch, POST /api/v1/smart-money/wallets); the list is shared,
+// so each wallet may add at most `perWallet` of its entries (docs/spec-decisions.md).
 
-export const SMART_MONEY_LIMITS = { maxTracked: 5000, walletsDefault: 50, walletsMax: 200 } as const;
+export const SMART_MONEY_LIMITS = { maxTracked: 5000, perWallet: 100, walletsDefault: 50, walletsMax: 200 } as const;
 
 export function walletView(wallet: SmartMoneyWallet) {
   return {
@@ -29,13 +30,26 @@ export async function watchWallet(caller: Caller, address: Address, label: strin
       label && !existing.label ? await db().smartMoneyWallet.update({ where: { id: existing.id }, data: { label } }) : existing;
     return { created: false, wallet: walletView(updated) };
   }
-  if ((await db().smartMoneyWallet.count()) >= SMART_MONEY_LIMITS.maxTracked) {
-    throw new ApiError('conflict', `The watch list is full (${SMART_MONEY_LIMITS.maxTracked} wallets)`);
-  }
-  const created = await db().smartMoneyWallet.upsert({
-    where: { walletAddress: address },
-    create: { walletAddress: address, label: label ?? null, addedBy: caller.wallet },
-    update: {},
+  // The per-wallet count and the insert run under the adder's lock, so parallel requests cannot pass the quota.
+  const created = await withTransaction(async (tx) => {
+    await lockUntilCommit(tx, `smart-money-watch:${caller.wallet.toLowerCase()}`);
+    if ((await tx.prisma.smartMoneyWallet.count({ where: { addedBy: caller.wallet } })) >= SMART_MONEY_LIMITS.perWallet) {
+      throw new ApiError(
+        'conflict',
+        `A wallet may add at most ${SMART_MONEY_LIMITS.perWallet} wallets to the shared watch list`,
+        {
+          limit: SMART_MONEY_LIMITS.perWallet,
+        },
+      );
+    }
+    if ((await tx.prisma.smartMoneyWallet.count()) >= SMART_MONEY_LIMITS.maxTracked) {
+      throw new ApiError('conflict', `The watch list is full (${SMART_MONEY_LIMITS.maxTracked} wallets)`);
+    }
+    return tx.prisma.smartMoneyWallet.upsert({
+      where: { walletAddress: address },
+      create: { walletAddress: address, label: label ?? null, addedBy: caller.wallet },
+      update: {},
+    });
   });
   return { created: true, wallet: walletView(created) };
 }

@@ -5,28 +5,39 @@ import { ApiError } from '../core/errors';
 import type { Caller } from '../core/caller';
 import { WALLET_SCOPES } from '../core/scopes';
 import { primaryAgentOf } from '../agents/find-agent';
+import type { AnyEndpoint } from '../http/endpoint';
 
 /** What every procedure knows about the request: the session's wallet (null when signed out) and whether it is an admin. */
 export interface TrpcContext {
   wallet: Address | null;
   isAdmin: boolean;
   clientIp: string;
+  /** The HTTP request (a batch's request for each call in it); absent for server-side callers. */
+  request?: Request;
 }
 
-const t = initTRPC.context<TrpcContext>().create({
-  errorFormatter({ shape, error }) {
-    const cause = error.cause;
-    return {
-      ...shape,
-      data: {
-        ...shape.data,
-        stack: undefined,
-        apiCode: cause instanceof ApiError ? cause.code : null,
-        details: cause instanceof ApiError ? cause.details : null,
-      },
-    };
-  },
-});
+/** A procedure derived from a REST endpoint (procedureFrom) carries its declaration. */
+export interface ProcedureMeta {
+  endpoint?: AnyEndpoint;
+}
+
+const t = initTRPC
+  .context<TrpcContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const cause = error.cause;
+      return {
+        ...shape,
+        data: {
+          ...shape.data,
+          stack: undefined,
+          apiCode: cause instanceof ApiError ? cause.code : null,
+          details: cause instanceof ApiError ? cause.details : null,
+        },
+      };
+    },
+  });
 
 const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
   400: 'BAD_REQUEST',

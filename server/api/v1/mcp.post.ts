@@ -6,18 +6,6 @@ import { handleMcpRequest, isJsonRpc } from '../../mcp/protocol';
 import { runTool } from '../../mcp/tools';
 import { toolCallBody, toolResult } from '../../schemas/mcp';
 
-// Tools whose REST endpoint counts against the `write` rate limit (POST /api/v1/jobs): through this
-// door too, so the tool endpoint is no way around it.
-const WRITE_TOOLS = new Set(['post_job']);
-
-function callsWriteTool(body: unknown): boolean {
-  if (Array.isArray(body)) return body.some(callsWriteTool);
-  if (!body || typeof body !== 'object') return false;
-  const call = body as { tool?: unknown; method?: unknown; params?: { name?: unknown } };
-  if (typeof call.tool === 'string') return WRITE_TOOLS.has(call.tool);
-  return call.method === 'tools/call' && typeof call.params?.name === 'string' && WRITE_TOOLS.has(call.params.name);
-}
-
 export default endpoint({
   method: 'post',
   path: '/api/v1/mcp',
@@ -26,7 +14,6 @@ export default endpoint({
     'Body `{tool, input}`: runs the tool through the same services as the REST endpoints (public tools need no token; the others a bearer token or API key with the same scopes). A JSON-RPC 2.0 body is a Model Context Protocol request (initialize, tools/list, tools/call), answered as JSON-RPC.',
   tags: ['MCP'],
   auth: 'optional',
-  rateLimit: [{ policy: 'write', when: ({ body }) => callsWriteTool(body) }],
   body: z.union([toolCallBody, z.array(z.unknown()), z.object({ jsonrpc: z.literal('2.0') }).passthrough()]),
   bodyLimit: 1024 * 1024,
   status: 200,
@@ -38,14 +25,17 @@ export default endpoint({
     404: 'Unknown tool or agent',
     409: 'The agent’s price is above max_price_claw (invoke_agent: price_changed, nothing charged)',
     422: 'Target agent not callable',
+    429: 'Rate limit exceeded (Retry-After says when to retry)',
     502: 'Target agent failed (refunded)',
     503: 'Tool not available on this deployment',
     504: 'Target agent timed out (refunded)',
   },
-  async handler({ body, caller, request }) {
-    if (isJsonRpc(body)) return handleMcpRequest(request, body, caller);
+  // Each tool call (also each call in a JSON-RPC batch) runs its REST twin's policy, rate limits included.
+  async handler({ body, caller, request, ip, requestId }) {
+    const call = { ip, request, requestId };
+    if (isJsonRpc(body)) return handleMcpRequest(body, caller, call);
     const parsed = toolCallBody.safeParse(body);
     if (!parsed.success) throw validationError(parsed.error, 'body');
-    return { tool: parsed.data.tool, result: await runTool(parsed.data.tool, parsed.data.input, caller) };
+    return { tool: parsed.data.tool, result: await runTool(parsed.data.tool, parsed.data.input, caller, call) };
   },
 });

@@ -3,12 +3,12 @@ import { listAgents } from '../../directory/list-agents';
 import { presentAgentsB } from '../../directory/agent-views';
 import { agentProfileB } from '../../directory/agent-profile';
 import { publicProfile } from '../../directory/public-profile';
-import { endorseAgent, listEndorsements } from '../../trust/endorsements';
+import { listEndorsements } from '../../trust/endorsements';
+import endorseEndpoint from '../../api/a/agents.[id].endorse.post';
 import { TIERS } from '../../schemas/agent';
-import { ATTESTATION_TYPES } from '../../schemas/trust';
-import { httpUrl } from '../../schemas/common';
 import { TRUST_MAX } from '../../trust/trust-score';
-import { publicProcedure, router, walletProcedure } from '../init';
+import { publicProcedure, router } from '../init';
+import { procedureFrom } from '../procedure-from';
 
 const ref = z.string().trim().min(1).max(64);
 
@@ -49,25 +49,19 @@ export const agentsRouter = router({
       propagated: publicView.trust.propagated,
     };
   }),
-  /** Endorse from the agent's page: the wallet signed `Endorse agent <id> as <type> <unix seconds>` (checked as the REST endpoint does). */
-  endorse: walletProcedure
-    .input(
-      z.object({
-        ref,
-        attestationType: z.enum(ATTESTATION_TYPES),
-        evidenceUrl: httpUrl.optional(),
-        message: z.string().min(1).max(500),
-        signature: z.string().min(1).max(10_000),
-      }),
-    )
-    .mutation(({ input, ctx }) =>
-      endorseAgent({
-        ref: input.ref,
-        endorserWallet: ctx.wallet,
-        attestationType: input.attestationType,
-        evidenceUrl: input.evidenceUrl,
+  /** POST /api/agents/{id}/endorse from the agent's page: the session's wallet signed `Endorse agent <id> as <type> <unix seconds>`. */
+  endorse: procedureFrom(
+    endorseEndpoint,
+    (input: { ref: string; attestationType: string; evidenceUrl?: string; message: string; signature: string }, session) => ({
+      params: { id: input.ref },
+      body: {
+        endorser_wallet: session.wallet,
+        attestation_type: input.attestationType,
+        evidence_url: input.evidenceUrl,
         message: input.message,
         signature: input.signature,
-      }),
-    ),
+      },
+    }),
+    { signedIn: true },
+  ),
 });

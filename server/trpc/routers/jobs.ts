@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { listJobs } from '../../jobs/list-jobs';
 import { getJob } from '../../jobs/get-job';
-import { postJob } from '../../jobs/post-job';
-import { bidOnJob } from '../../jobs/bid-on-job';
-import { acceptBid } from '../../jobs/accept-bid';
-import { submitJob } from '../../jobs/submit-job';
-import { cancelJob } from '../../jobs/cancel-job';
+import postJobEndpoint from '../../api/v1/jobs.post';
+import bidEndpoint from '../../api/v1/jobs.[id].bid.post';
+import acceptEndpoint from '../../api/v1/jobs.[id].accept.post';
+import submitEndpoint from '../../api/v1/jobs.[id].submit.post';
+import cancelEndpoint from '../../api/v1/jobs.[id].cancel.post';
 import { acceptBody, bidBody, JOB_STATUSES, postJobBody, submitBody } from '../../schemas/jobs';
 import { uuid } from '../../schemas/common';
-import { publicProcedure, router, sessionCaller, walletProcedure } from '../init';
+import { publicProcedure, router, sessionCaller } from '../init';
+import { procedureFrom } from '../procedure-from';
 
 export const jobsRouter = router({
   /** The board: newest first, filtered as GET /api/v1/jobs (status, skill, words), pages of `pageSize`. */
@@ -35,33 +36,23 @@ export const jobsRouter = router({
   get: publicProcedure
     .input(z.object({ id: uuid }))
     .query(async ({ input, ctx }) => getJob(input.id, ctx.wallet ? await sessionCaller(ctx.wallet) : null)),
-  /** Post a job: the bounty moves into escrow (402 when the balance or daily limit cannot cover it). */
-  post: walletProcedure.input(postJobBody).mutation(async ({ input, ctx }) =>
-    postJob(await sessionCaller(ctx.wallet), {
-      title: input.title,
-      description: input.description,
-      requiredSkill: input.required_skill,
-      bounty: input.bounty_claw,
-      expiresAt: input.expires_at,
-    }),
-  ),
-  bid: walletProcedure.input(z.object({ id: uuid, bid: bidBody })).mutation(async ({ input, ctx }) =>
-    bidOnJob(await sessionCaller(ctx.wallet), input.id, {
-      bid: input.bid.bid_claw,
-      etaSeconds: input.bid.eta_seconds,
-      proposal: input.bid.proposal,
-    }),
-  ),
-  /** The poster accepts a bid; the job moves to executing. */
-  accept: walletProcedure
-    .input(z.object({ id: uuid, accept: acceptBody }))
-    .mutation(async ({ input, ctx }) => acceptBid(await sessionCaller(ctx.wallet), input.id, input.accept.bid_id)),
-  /** The poster cancels (open or bid, or executing past its delivery deadline); the bounty comes back. */
-  cancel: walletProcedure
-    .input(z.object({ id: uuid }))
-    .mutation(async ({ input, ctx }) => cancelJob(await sessionCaller(ctx.wallet), input.id)),
-  /** The winning bidder delivers; the bounty minus the 5% fee is paid. */
-  submit: walletProcedure
-    .input(z.object({ id: uuid, submit: submitBody }))
-    .mutation(async ({ input, ctx }) => submitJob(await sessionCaller(ctx.wallet), input.id, input.submit.result)),
+  /** POST /api/v1/jobs: the bounty moves into escrow (402 when the balance or daily limit cannot cover it). */
+  post: procedureFrom(postJobEndpoint, (body: z.input<typeof postJobBody>) => ({ body })),
+  /** POST /api/v1/jobs/{id}/bid. */
+  bid: procedureFrom(bidEndpoint, (input: { id: string; bid: z.input<typeof bidBody> }) => ({
+    params: { id: input.id },
+    body: input.bid,
+  })),
+  /** POST /api/v1/jobs/{id}/accept: the poster accepts a bid; the job moves to executing. */
+  accept: procedureFrom(acceptEndpoint, (input: { id: string; accept: z.input<typeof acceptBody> }) => ({
+    params: { id: input.id },
+    body: input.accept,
+  })),
+  /** POST /api/v1/jobs/{id}/cancel: the poster cancels (open or bid, or executing past its delivery deadline). */
+  cancel: procedureFrom(cancelEndpoint, (input: { id: string }) => ({ params: { id: input.id } })),
+  /** POST /api/v1/jobs/{id}/submit: the winning bidder delivers; the bounty minus the 5% fee is paid. */
+  submit: procedureFrom(submitEndpoint, (input: { id: string; submit: z.input<typeof submitBody> }) => ({
+    params: { id: input.id },
+    body: input.submit,
+  })),
 });

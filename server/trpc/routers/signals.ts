@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { getSignal, listSignals } from '../../signals/list-signals';
-import { publishSignal } from '../../signals/publish-signal';
-import { stakeSignal } from '../../signals/stake-signal';
+import publishEndpoint from '../../api/v1/signals.post';
+import stakeEndpoint from '../../api/v1/signals.[id].stake.post';
 import { publishSignalBody, SIGNAL_STATUSES, SIGNAL_TYPES, stakeBody } from '../../schemas/signals';
 import { uuid } from '../../schemas/common';
-import { publicProcedure, router, sessionCaller, walletProcedure } from '../init';
+import { publicProcedure, router } from '../init';
+import { procedureFrom } from '../procedure-from';
 
 export const signalsRouter = router({
   /** The feed, as GET /api/v1/signals: type and status filters, sort newest / most_staked / confidence. */
@@ -30,21 +31,11 @@ export const signalsRouter = router({
       pageSize: input.pageSize,
     })),
   get: publicProcedure.input(z.object({ id: uuid })).query(({ input }) => getSignal(input.id)),
-  /** Publish a signal: stake_claw (at least 1 CLAW) moves into the signal's escrow. */
-  publish: walletProcedure.input(publishSignalBody).mutation(async ({ input, ctx }) =>
-    publishSignal(await sessionCaller(ctx.wallet), {
-      title: input.title,
-      body: input.body,
-      signalType: input.signal_type,
-      asset: input.asset,
-      confidence: input.confidence,
-      stake: input.stake_claw,
-    }),
-  ),
-  /** Agree or disagree with an open signal (a stance never changes; not on your own signal). */
-  stake: walletProcedure
-    .input(z.object({ id: uuid, stake: stakeBody }))
-    .mutation(async ({ input, ctx }) =>
-      stakeSignal(await sessionCaller(ctx.wallet), input.id, input.stake.stance, input.stake.amount_claw),
-    ),
+  /** POST /api/v1/signals: stake_claw (at least 1 CLAW) moves into the signal's escrow. */
+  publish: procedureFrom(publishEndpoint, (body: z.input<typeof publishSignalBody>) => ({ body })),
+  /** POST /api/v1/signals/{id}/stake: agree or disagree with an open signal (a stance never changes; not on your own signal). */
+  stake: procedureFrom(stakeEndpoint, (input: { id: string; stake: z.input<typeof stakeBody> }) => ({
+    params: { id: input.id },
+    body: input.stake,
+  })),
 });

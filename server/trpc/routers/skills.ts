@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { listSkills } from '../../skills/list-skills';
 import { exampleSkills } from '../../skills/example-skills';
-import { installSkill } from '../../skills/install-skill';
-import { publishSkill } from '../../skills/publish-skill';
-import { installBody, SKILL_CATEGORIES_B, skillUploadA } from '../../schemas/skill';
-import { publicProcedure, router, sessionCaller, walletProcedure } from '../init';
-import { takeRateLimit } from '../rate-limit';
+import installEndpoint from '../../api/a/skills.[id].install.post';
+import publishEndpoint from '../../api/a/skills.post';
+import { SKILL_CATEGORIES_B, skillUploadA } from '../../schemas/skill';
+import { publicProcedure, router } from '../init';
+import { procedureFrom } from '../procedure-from';
 
 export const skillsRouter = router({
   /** The marketplace: active skills only (never drafts or removed ones), search, category and pricing filters, pages. */
@@ -51,42 +51,15 @@ export const skillsRouter = router({
       instructions: example.install.instructions,
     }));
   }),
-  /** POST /api/skills/{id}/install: the wallet signs `Install skill <id> <unix seconds>`; paid skills charge through the ledger. */
-  install: walletProcedure
-    .input(installBody.omit({ installer_wallet: true }).extend({ id: z.uuid() }))
-    .mutation(async ({ input, ctx }) => {
-      await takeRateLimit('write', ctx);
-      const result = await installSkill({
-        id: input.id,
-        installerWallet: ctx.wallet,
-        message: input.message,
-        signature: input.signature,
-      });
-      return {
-        installed: result.installed,
-        already_installed: result.already_installed,
-        charged_claw: result.charged_claw,
-        paid_until: result.paid_until,
-        skill_id: result.skill.id,
-        installs: result.skill.install_count,
-        integration_payload: result.skill.integration_payload ?? {},
-      };
+  /** POST /api/skills/{id}/install: the session's wallet signs `Install skill <id> <unix seconds>`; paid skills charge through the ledger. */
+  install: procedureFrom(
+    installEndpoint,
+    (input: { id: string; message: string; signature: string }, session) => ({
+      params: { id: input.id },
+      body: { installer_wallet: session.wallet, message: input.message, signature: input.signature },
     }),
+    { signedIn: true },
+  ),
   /** POST /api/skills (family A): Pro tier or above; the safety scan may keep it in draft. */
-  publish: walletProcedure.input(skillUploadA).mutation(async ({ input, ctx }) => {
-    await takeRateLimit('write', ctx);
-    return publishSkill(await sessionCaller(ctx.wallet), {
-      family: 'a',
-      name: input.name,
-      description: input.description,
-      category: input.category,
-      tags: input.tags,
-      pricingType: input.pricing_type,
-      price: input.price_claw,
-      repoUrl: input.repo_url,
-      integrationType: input.integration_type,
-      integrationPayload: input.integration_payload,
-      version: input.version,
-    });
-  }),
+  publish: procedureFrom(publishEndpoint, (body: z.input<typeof skillUploadA>) => ({ body })),
 });

@@ -1,0 +1,209 @@
+import type { ZodType } from 'zod';
+import type { AuthMode, Caller } from '../core/caller';
+import { ApiError, validationError } from '../core/errors';
+import type { RateLimitResult } from '../core/rate-limit';
+import type { RateLimitPolicyName } from '../core/rate-limit-policies';
+import { currentRuntime } from '../core/runtime';
+import { rateLimitSubject } from './client-ip';
+import { Reply, successStatuses, type AnyEndpoint, type RateLimitRule, type RequestInput } from './endpoint';
+import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from './idempotency';
+import { DEFAULT_BODY_LIMIT } from './read-body';
+import { assertSafeInput } from './safe-input';
+
+// The policy an endpoint declares (endpoint.ts), independent of the door a call comes through: the
+// REST wrapper (mount.ts), the UI's procedures (trpc/procedure-from.ts) and the MCP tools
+// (mcp/tool-from.ts) all run a call through runDeclared(), so the scopes, input checks, body limit,
+// idempotency and rate limits of one operation are the same whichever door it is called through, and
+// each call (also each call inside a tRPC or JSON-RPC batch) is checked and counted once.
+
+/** The raw (unparsed) parts of a call, as a door received them. */
+export interface RawInput {
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+}
+
+/**
+ * How the door authenticated the caller: a credential kind the endpoint must accept (REST, MCP), or
+ * the web session (the wallet itself signed in with SIWE; accepted wherever a credential is required).
+ */
+export type CallerSource = AuthMode | 'session';
+
+export interface DeclaredCall {
+  caller: Caller | null;
+  source?: CallerSource;
+  raw: RawInput;
+  ip: string;
+  request: Request;
+  requestId: string;
+  /** Told the tightest limit counted as soon as the limits pass, before the handler runs (REST sets the RateLimit headers). */
+  onRateLimit?: (result: RateLimitResult) => void;
+  /** An Idempotency-Key the caller sent (REST only), and the path it is kept for. */
+  idempotency?: { key: string; path: string; rawBody: unknown } | null;
+}
+
+export interface DeclaredResult {
+  /** The handler's answer (a Response for event streams and protocol answers), or a replayed one. */
+  answer: Reply | Response;
+  replayed: boolean;
+}
+
+export function parseInput<S extends ZodType>(schema: S | undefined, value: unknown, where: 'body' | 'query' | 'params') {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error, where);
+  return result.data;
+}
+
+/** Every entry is required (403 naming the first one missing); a list entry is met by any one of its scopes. */
+export function requireScopes(caller: Caller, scopes: AnyEndpoint['scopes']): void {
+  for (const entry of scopes ?? []) {
+    const anyOf: readonly string[] = typeof entry === 'string' ? [entry] : entry;
+    if (!anyOf.some((scope) => caller.scopes.includes(scope))) {
+      const named = anyOf.join(' or ');
+      throw new ApiError('missing_scope', `Missing scope ${named}`, { required_scope: anyOf[0], accepted_scopes: anyOf });
+    }
+  }
+}
+
+/** The scopes an endpoint asks for, flattened (what a signed message for it grants). */
+export const scopeList = (def: AnyEndpoint): string[] =>
+  (def.scopes ?? []).flatMap((entry) => (typeof entry === 'string' ? [entry] : [...entry]));
+
+/** 401 when the endpoint needs a credential the caller did not present (or one of a kind it does not accept), then its scopes. */
+export function authorize(def: AnyEndpoint, caller: Caller | null, source: CallerSource | undefined): void {
+  if (def.auth === 'none') return;
+  if (!caller) {
+    if (def.auth === 'optional') return;
+    throw new ApiError('unauthorized', 'Authentication required');
+  }
+  if (Array.isArray(def.auth) && source !== 'session' && !def.auth.includes(source ?? caller.via)) {
+    throw new ApiError('unauthorized', `This operation accepts ${def.auth.join(' or ')} credentials only`);
+  }
+  requireScopes(caller, def.scopes);
+}
+
+/** Refuses NUL characters, lone surrogates and deep nesting, then parses params and query with the declared schemas. */
+export function parseParamsAndQuery(def: AnyEndpoint, raw: RawInput) {
+  const rawParams = raw.params ?? {};
+  if (def.params) assertSafeInput(rawParams, 'params');
+  const params = parseInput(def.params, rawParams, 'params');
+  const rawQuery = def.query ? (raw.query ?? {}) : {};
+  if (def.query) assertSafeInput(rawQuery, 'query');
+  const query = parseInput(def.query, rawQuery, 'query');
+  return { params, query };
+}
+
+/** The same checks for the body (an absent body parses as {}). */
+export function parseBody(def: AnyEndpoint, rawBody: unknown) {
+  if (rawBody !== undefined && def.body) assertSafeInput(rawBody, 'body');
+  return parseInput(def.body, rawBody ?? {}, 'body');
+}
+
+export function parseDeclaredInput(def: AnyEndpoint, raw: RawInput) {
+  return { ...parseParamsAndQuery(def, raw), body: parseBody(def, raw.body) };
+}
+
+/** The declared body limit for a body a door received already parsed (the REST door counts bytes as it reads). */
+export function assertBodyLimit(def: AnyEndpoint, body: unknown): void {
+  if (body === undefined) return;
+  const limit = def.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const size = Buffer.byteLength(JSON.stringify(body) ?? '', 'utf8');
+  if (size > limit) throw new ApiError('payload_too_large', `Request body is larger than ${limit} bytes`, { limit_bytes: limit });
+}
+
+interface Hit {
+  policy: RateLimitPolicyName;
+  subject: string;
+  member: string | undefined;
+  refundOnError: boolean;
+}
+
+/** Counts the call against every declared limit; 429 (and every hit taken back) past one. */
+async function applyRateLimits(
+  def: AnyEndpoint,
+  input: RequestInput<unknown, unknown, unknown> & { caller: Caller | null },
+): Promise<{ hits: Hit[]; tightest: RateLimitResult | null }> {
+  if (!def.rateLimit) return { hits: [], tightest: null };
+  const { limiter } = currentRuntime();
+  const rules: RateLimitRule[] = typeof def.rateLimit === 'string' ? [{ policy: def.rateLimit }] : def.rateLimit;
+  const hits: Hit[] = [];
+  let tightest: RateLimitResult | null = null;
+  try {
+    for (const rule of rules) {
+      if (rule.when && !(await rule.when(input))) continue;
+      const policy = limiter.policy(rule.policy);
+      const subject = rule.key
+        ? `k:${await rule.key(input)}`
+        : rateLimitSubject(policy.key, input.caller?.wallet ?? null, input.ip);
+      const member = rule.member?.(input);
+      const result = await limiter.enforce(rule.policy, subject, member);
+      hits.push({ policy: rule.policy, subject, member, refundOnError: !member && (rule.refundOnError ?? false) });
+      if (!tightest || result.remaining < tightest.remaining) tightest = result;
+    }
+  } catch (error) {
+    await Promise.all(hits.map((hit) => limiter.refund(hit.policy, hit.subject, hit.member)));
+    throw error;
+  }
+  return { hits, tightest };
+}
+
+/**
+ * Runs one call of a declared endpoint after the door has authenticated it: scopes, input checks,
+ * idempotency, rate limits, then the handler (the hits declared refundOnError are given back when it
+ * fails). Signature headers are confirmed by the REST door before (they sign the exact request).
+ */
+export async function runDeclared(
+  def: AnyEndpoint,
+  call: DeclaredCall,
+  parsed: ReturnType<typeof parseDeclaredInput> = parseDeclaredInput(def, call.raw),
+): Promise<DeclaredResult> {
+  const { caller } = call;
+  const input = { ...parsed, ip: call.ip };
+  const idempotency = def.idempotent && caller ? (call.idempotency ?? null) : null;
+  if (idempotency && caller) {
+    const claim = await claimIdempotencyKey(
+      caller.wallet,
+      idempotency.key,
+      requestHash(def.method, idempotency.path, idempotency.rawBody),
+    );
+    if (claim.kind === 'replay') return { answer: new Reply(claim.status, claim.body), replayed: true };
+  }
+  let hits: Hit[] = [];
+  try {
+    const limits = await applyRateLimits(def, { ...input, caller });
+    hits = limits.hits;
+    if (limits.tightest) call.onRateLimit?.(limits.tightest);
+    const result = await def.handler({ ...input, caller, request: call.request, requestId: call.requestId });
+    if (result instanceof Response) return { answer: result, replayed: false };
+    const statuses = successStatuses(def);
+    const answer = result instanceof Reply ? result : new Reply(statuses[0]!, result);
+    if (!statuses.includes(answer.status)) {
+      throw new Error(`${def.method.toUpperCase()} ${def.path} answered ${answer.status}, which it does not declare`);
+    }
+    if (idempotency && caller) await settleIdempotencyKey(caller.wallet, idempotency.key, answer.status, answer.body);
+    return { answer, replayed: false };
+  } catch (error) {
+    const { limiter } = currentRuntime();
+    await Promise.all(hits.filter((hit) => hit.refundOnError).map((hit) => limiter.refund(hit.policy, hit.subject)));
+    if (idempotency && caller) {
+      const failure = error instanceof ApiError ? error : null;
+      await settleIdempotencyKey(caller.wallet, idempotency.key, failure?.status ?? 500, failure?.toBody() ?? null);
+    }
+    throw error;
+  }
+}
+
+/**
+ * One call through a door other than REST (a UI procedure, an MCP tool): the caller the door
+ * authenticated, the raw input; the body limit, authorization, input checks and the rest of the
+ * declared policy. Returns the success body.
+ */
+export async function callDeclared(def: AnyEndpoint, call: DeclaredCall): Promise<unknown> {
+  authorize(def, call.caller, call.source);
+  assertBodyLimit(def, call.raw.body);
+  const { answer } = await runDeclared(def, call);
+  if (answer instanceof Response)
+    throw new Error(`${def.method.toUpperCase()} ${def.path} streams; it has no procedure or tool twin`);
+  return answer.body;
+}
