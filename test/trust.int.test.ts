@@ -5,6 +5,7 @@ import { deposited, fund } from './money';
 import { newWallet, nowSeconds, registerAgent, signIn } from './wallets';
 import { refreshAgentStats } from '../server/trust/trust-counts';
 import { refreshPropagatedTrust } from '../server/trust/propagated-trust';
+import { applyStandingChanges } from '../server/trust/apply-standing-changes';
 
 const admin = newWallet();
 let app: TestApp;
@@ -324,6 +325,31 @@ describe('endorsements that cost nothing count nothing (anti-Sybil)', () => {
       attestations: 20,
       connections: 4,
     });
+  });
+
+  it('an endorsement made before its endorser had standing counts in full (+10 and its +2 connection) once the endorser earns standing, in the maintained rows too', async () => {
+    const subject = await agent();
+    // A registered endorser with nothing else (not through ensureRegistered, which deposits).
+    const endorser = newWallet();
+    expect((await registerAgent(app, endorser)).response.status).toBe(201);
+    registered.add(endorser.address);
+    expect((await endorse(endorser, subject.id, 'trusted')).body.trust_impact).toMatchObject({ points: 0 });
+    await refreshAgentStats(app.database.sql);
+    expect(await score(subject.id)).toBe(0);
+
+    // CLAW from someone else gives the endorser standing; nothing about the subject itself changed.
+    await deposited(endorser.address, 5);
+    await applyStandingChanges();
+    expect((await app.get(`/api/v1/agents/${subject.id}`)).body.trust.components).toMatchObject({
+      attestations: 10,
+      connections: 2,
+    });
+    expect(await score(subject.id)).toBe(12);
+    // The maintained row agrees once the refresh job has run.
+    await refreshAgentStats(app.database.sql);
+    expect(await score(subject.id)).toBe(12);
+    const [queued] = await app.database.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM standing_changes');
+    expect(queued?.n).toBe(0);
   });
 });
 

@@ -15,6 +15,7 @@ import { indexSmartMoney } from '../smart-money/indexer';
 import type { Runtime } from '../core/runtime';
 import { markAgedAgentStats, refreshAgentStats } from '../trust/trust-counts';
 import { refreshPropagatedTrust } from '../trust/propagated-trust';
+import { applyStandingChanges } from '../trust/apply-standing-changes';
 import { compactPlatformCounts } from '../stats/platform-stats';
 
 export interface Job {
@@ -110,6 +111,13 @@ export const JOBS: Job[] = [
     id: 'refresh-agent-stats',
     everyMs: 2_000,
     run: () => refreshAgentStats(database().sql),
+  },
+  {
+    // An endorser that gained or lost standing (a tier, CLAW earned, a paid call): re-derive the edges into
+    // the agents it endorsed and recount them, so its endorsements count (or stop counting) within seconds.
+    id: 'refresh-endorser-standing',
+    everyMs: 5_000,
+    run: () => applyStandingChanges(),
   },
   {
     // Account-age points move once a month per agent: mark the rows whose month has turned.

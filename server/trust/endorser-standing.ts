@@ -7,6 +7,8 @@ import type { Queryable } from '../core/db/sql-runner';
 // received from someone else (a deposit; a payment for its work: an invocation by another wallet, a
 // job won, a skill sold; a referral payout), or a paid call to another wallet's agent. The welcome grant
 // is free for every wallet, so it does not count. The one SQL expression, used by the score and the graph.
+// When any of these changes for a wallet that endorses, triggers (migration endorser_standing_changes, which
+// repeats EARNED_REASONS) queue it in standing_changes and applyStandingChanges() (apply-standing-changes.ts) re-derives what it endorsed.
 
 const EARNED_REASONS = `('deposit', 'job_payment', 'skill_purchase', 'skill_subscription', 'referral_payout')`;
 

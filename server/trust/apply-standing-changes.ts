@@ -1,0 +1,38 @@
+import { withTransaction } from '../core/db';
+import { deriveEdgesInto } from './derive-edges';
+
+const STANDING_BATCH = 200;
+
+/**
+ * Drains standing_changes (filled by triggers, migration endorser_standing_changes, when a wallet that
+ * endorses others may have gained or lost standing): re-derives the edges into every agent such a wallet
+ * endorses and marks their counts for recount, in the transaction that takes the marks, so a crash loses
+ * none. Bounded to STANDING_BATCH wallets per transaction and `maxBatches` per run. Returns the wallets done.
+ */
+export async function applyStandingChanges(maxBatches = 10): Promise<number> {
+  let done = 0;
+  for (let i = 0; i < maxBatches; i++) {
+    const wallets = await withTransaction(async (tx) => {
+      const taken = await tx.sql.query<{ wallet: string }>(
+        `WITH taken AS (
+           DELETE FROM standing_changes WHERE id IN (
+             SELECT id FROM standing_changes ORDER BY id LIMIT ${STANDING_BATCH} FOR UPDATE SKIP LOCKED)
+           RETURNING wallet)
+         SELECT DISTINCT wallet FROM taken`,
+      );
+      if (taken.length === 0) return 0;
+      const subjects = await tx.sql.query<{ id: string }>(
+        `SELECT DISTINCT subject_agent_id AS id FROM endorsements WHERE endorser_wallet = ANY($1::text[]) AND status = 'active'`,
+        [taken.map((row) => row.wallet)],
+      );
+      for (const subject of subjects) await deriveEdgesInto(subject.id, tx.sql);
+      if (subjects.length) {
+        await tx.sql.query(`INSERT INTO agent_stats_dirty (agent_id) SELECT unnest($1::uuid[])`, [subjects.map((s) => s.id)]);
+      }
+      return taken.length;
+    });
+    done += wallets;
+    if (wallets < STANDING_BATCH) break;
+  }
+  return done;
+}
