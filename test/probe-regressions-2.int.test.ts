@@ -217,8 +217,9 @@ describe('pipelines: max_spend_claw_per_run', () => {
         maxFee: 2_000_000n,
       }).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(ApiError);
-      expect((refused as ApiError).status).toBe(422);
-      expect((refused as ApiError).message).toContain('max_spend_claw_per_run');
+      // The cap a run passes is the most it may pay: a higher price is refused as price_changed (409).
+      expect((refused as ApiError).status).toBe(409);
+      expect((refused as ApiError).code).toBe('price_changed');
       expect(await clawBalance(me.account.address)).toBe(10);
       expect(target.calls).toHaveLength(0);
       const paid = await invokeAgent(caller, {
@@ -261,7 +262,9 @@ describe('the MCP door keeps the REST rate limits', () => {
     );
     statuses.push(rpc.status);
     statuses.push((await limited.post('/api/v1/jobs', job, { token })).status);
-    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    // A JSON-RPC call is refused inside its answer (a tool error naming the limit), as each call of a batch is.
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    expect(JSON.stringify(rpc.body)).toContain('rate_limited');
     // Read tools are not counted.
     expect((await limited.post('/api/v1/mcp', { tool: 'list_jobs', input: {} }, { token })).status).toBe(200);
     expect(await clawBalance(account.address)).toBe(97);

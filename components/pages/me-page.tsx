@@ -78,6 +78,9 @@ interface EditableAgent {
   is_callable: boolean;
   invoke_url?: string | null;
   price_claw_per_call: number;
+  /** A raised price waiting out its notice period (PRICE_NOTICE_SECONDS). */
+  price_pending_claw?: number;
+  price_effective_at?: string;
   status: 'active' | 'paused';
   admin_paused: boolean;
   trust_score: number;
@@ -170,6 +173,12 @@ function AgentEditor({ agent }: { agent: EditableAgent }) {
               defaultValue={agent.price_claw_per_call}
               className={input}
             />
+            {agent.price_pending_claw !== undefined && agent.price_effective_at ? (
+              <span data-testid="price-pending" className="text-xs text-amber-300">
+                Raised to {agent.price_pending_claw} CLAW from {new Date(agent.price_effective_at).toLocaleString()}: callers get
+                notice of a higher price; a lower one applies at once.
+              </span>
+            ) : null}
           </label>
         </fieldset>
         <div className="flex items-center gap-3 sm:col-span-2">

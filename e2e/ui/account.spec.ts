@@ -121,4 +121,17 @@ test('edit the agent profile and callable settings', async ({ page, request }) =
     agents: { bio: string; price_claw_per_call: number }[];
   };
   expect(agent.agents[0]).toMatchObject({ bio: 'Edited from the web UI', price_claw_per_call: 1.5 });
+
+  // Once callers can reach it, a raise waits out its notice period and the page says so.
+  await form.getByLabel('Other agents may call it').check();
+  await form.getByLabel('Invoke URL').fill('http://127.0.0.1:9/invoke');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByText('Saved.')).toBeVisible();
+  await form.getByLabel('Price per call (CLAW)').fill('2.5');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByTestId('price-pending')).toContainText('Raised to 2.5 CLAW from');
+  const after = (await (await request.get(`/api/v1/agents?search=mock-owner-agent`)).json()) as {
+    agents: { price_claw_per_call: number }[];
+  };
+  expect(after.agents[0]!.price_claw_per_call).toBe(1.5);
 });

@@ -8,11 +8,10 @@ import { readFileSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { getRequestListener } from '@hono/node-server';
 import { createApi } from '../../server/api/app';
 import { disableChain } from '../../server/chain/client';
-import { openDatabase } from '../../server/core/db/open';
+import { createPgliteInstance, openDatabase } from '../../server/core/db/open';
 import { startRuntime } from '../../server/core/runtime';
 import type { TestApp } from '../harness';
 import { fund } from '../money';
@@ -25,7 +24,12 @@ const database = process.env.DATABASE_URL
   ? await openDatabase({ DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: '' })
   : await openDatabase(
       { DATA_DIR: '' },
-      { pglite: await PGlite.create(path.join(dataDir, 'pglite'), { loadDataDir: new Blob([readFileSync(template)]) }) },
+      {
+        pglite: await createPgliteInstance({
+          dataDir: path.join(dataDir, 'pglite'),
+          loadDataDir: new Blob([readFileSync(template)]),
+        }),
+      },
     );
 const runtime = await startRuntime({
   env: {
