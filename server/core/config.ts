@@ -42,6 +42,8 @@ const url = (protocols: string[]) =>
 
 const schema = z.object({
   PORT: int(0, 65535).default(3000),
+  // Worker processes serving HTTP on PostgreSQL (server.ts); unset: one per core. PGlite: always one.
+  WEB_CONCURRENCY: int(1, 256).optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   DATABASE_URL: url(['postgresql:', 'postgres:']).optional(),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
