@@ -15,7 +15,7 @@ import { closeAllStreams } from './server/stream/open-stream';
 import { ensureJobsStarted } from './server/scheduler/jobs';
 import { log } from './server/core/log';
 import { startRuntime, type Runtime } from './server/core/runtime';
-import { chain, SHARED_DEVNET_ENV, type ChainContext } from './server/chain/client';
+import { chain, type ChainContext } from './server/chain/client';
 import { markDraining } from './server/health/readiness';
 
 const NEXT_API_PREFIXES = ['/api/trpc', '/api/auth'];
@@ -95,7 +95,7 @@ async function runPrimary(runtime: Runtime, count: number): Promise<void> {
   const context = await openChain();
   ensureJobsStarted(runtime);
   const env: Record<string, string> = {};
-  if (context?.source === 'devnet') env[SHARED_DEVNET_ENV] = context.rpcUrl;
+  if (context?.source === 'devnet') env.SHARED_DEVNET_RPC_URL = context.rpcUrl;
   let stopping = false;
   const fork = () => cluster.fork(env);
   cluster.on('exit', (worker, code, signal) => {

@@ -24,9 +24,6 @@ export interface ChainContext {
   depositConfirmations: number;
 }
 
-/** Set by server.ts's primary process for its workers: the RPC URL of the devnet it started. */
-export const SHARED_DEVNET_ENV = 'VOUCHSAFE_SHARED_DEVNET_RPC_URL';
-
 interface ChainSlot {
   /** False when this runtime runs without a chain (tests that do not touch it). */
   enabled: boolean;
@@ -75,7 +72,7 @@ async function openChain(runtime: Runtime): Promise<ChainContext> {
   if (config.CHAIN_ID !== 8453) throw new Error('the bundled devnet runs chain id 8453; set CHAIN_RPC_URL for another CHAIN_ID');
   // A worker under WEB_CONCURRENCY (server.ts): the primary started the one bundled devnet and
   // saved its deployment; the worker uses both instead of starting an anvil of its own.
-  const shared = process.env[SHARED_DEVNET_ENV];
+  const shared = config.SHARED_DEVNET_RPC_URL;
   if (shared) {
     const deployment = JSON.parse(readFileSync(devnetFiles(config.DATA_DIR).addressesFile, 'utf8')) as DevnetDeployment;
     return contextFor(runtime, shared, 'devnet', deployment);

@@ -48,6 +48,8 @@ const schema = z.object({
   DATABASE_URL: url(['postgresql:', 'postgres:']).optional(),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
   CHAIN_RPC_URL: url(['http:', 'https:', 'ws:', 'wss:']).optional(),
+  // Internal: set by server.ts's primary for its workers, the bundled devnet it started.
+  SHARED_DEVNET_RPC_URL: url(['http:']).optional(),
   CHAIN_ID: int(1, 2 ** 32).default(8453),
   PLATFORM_TOKEN_ADDRESS: address.optional(),
   TREASURY_ADDRESS: address.optional(),
