@@ -51,7 +51,7 @@ describe.runIf(onPostgres)('WEB_CONCURRENCY=2 on PostgreSQL', () => {
 
   it('serves from two worker processes, both ready and both on the one bundled devnet', async () => {
     // Workers start one after the other: ask until both have answered.
-    let pids = new Set<number>();
+    const pids = new Set<number>();
     for (let round = 0; round < 20 && pids.size < 2; round++) {
       for (const pid of await answeringPids(server.url, 6)) pids.add(pid);
       if (pids.size < 2) await new Promise((resolve) => setTimeout(resolve, 500));
