@@ -1,7 +1,9 @@
 // Production entry: one node:http server, two doors (ARCHITECTURE.md, "One process, two doors").
 // /api/trpc, /api/auth and pages go to Next.js; every other /api path goes straight to the REST
 // API's fetch handler, which answers about 20x faster than a Next route handler.
+import cluster from 'node:cluster';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
@@ -13,7 +15,8 @@ import { closeAllStreams } from './server/stream/open-stream';
 import { ensureJobsStarted } from './server/scheduler/jobs';
 import { log } from './server/core/log';
 import { startRuntime, type Runtime } from './server/core/runtime';
-import { chain } from './server/chain/client';
+import { chain, type ChainContext } from './server/chain/client';
+import { markDraining } from './server/health/readiness';
 
 const NEXT_API_PREFIXES = ['/api/trpc', '/api/auth'];
 
@@ -24,20 +27,33 @@ export function isRestApiPath(pathname: string): boolean {
   return !NEXT_API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 }
 
-async function main() {
-  let runtime: Runtime;
+/** Worker processes: WEB_CONCURRENCY (default one per core) on PostgreSQL; always one on PGlite. */
+export function workerCount(runtime: Runtime): number {
+  if (runtime.database.kind === 'pglite') return 1;
+  return runtime.config.WEB_CONCURRENCY ?? os.availableParallelism();
+}
+
+/** Shutdown: drain within this, then the process exits whatever is left. */
+const STOP_WITHIN_MS = 10_000;
+
+async function openRuntime(): Promise<Runtime> {
   try {
-    runtime = await startRuntime();
+    return await startRuntime();
   } catch (error) {
     const message = error instanceof ConfigError ? error.message : `startup failed: ${(error as Error).message}`;
     console.error(message.split('\n')[0]);
     process.exit(1);
   }
-  // The chain before the first request: with no CHAIN_RPC_URL this starts the bundled devnet
-  // (deploying the fixtures on the first start). A node that fails now is retried on use and
-  // shows in /api/v1/health; the server still serves everything else.
-  await chain().then(
-    (context) =>
+}
+
+/**
+ * The chain before the first request: with no CHAIN_RPC_URL this starts the bundled devnet
+ * (deploying the fixtures on the first start); a worker uses its primary's. A node that fails
+ * now is retried on use and shows in /api/v1/health; the server still serves everything else.
+ */
+async function openChain(): Promise<ChainContext | null> {
+  return chain().then(
+    (context) => {
       log.info(
         {
           chain: context.source,
@@ -46,10 +62,75 @@ async function main() {
           treasury: context.addresses.treasury,
         },
         'chain ready',
-      ),
-    (error: Error) => log.error({ err: error.message }, 'chain not available at start'),
+      );
+      return context;
+    },
+    (error: Error) => {
+      log.error({ err: error.message }, 'chain not available at start');
+      return null;
+    },
   );
+}
+
+async function main() {
+  const runtime = await openRuntime();
+  const workers = workerCount(runtime);
+  if (cluster.isPrimary && workers > 1) return runPrimary(runtime, workers);
+  if (runtime.database.kind === 'pglite' && (runtime.config.WEB_CONCURRENCY ?? 1) > 1) {
+    log.warn('WEB_CONCURRENCY is ignored on the embedded database (one writer): serving from one process');
+  }
+  await openChain();
+  // Scheduled jobs and the webhook worker: in the only process, or in the primary (runPrimary).
+  if (cluster.isPrimary) ensureJobsStarted(runtime);
+  await serve(runtime);
+}
+
+/**
+ * WEB_CONCURRENCY > 1 (PostgreSQL): this process ran the migrations (startRuntime), starts the
+ * singletons (the bundled devnet, scheduled jobs, the webhook worker) and forks the workers, which
+ * share the port (node:cluster) and the devnet. SIGTERM reaches every worker; each drains its own
+ * requests; the primary exits when all have, or ends them at STOP_WITHIN_MS.
+ */
+async function runPrimary(runtime: Runtime, count: number): Promise<void> {
+  const context = await openChain();
   ensureJobsStarted(runtime);
+  const env: Record<string, string> = {};
+  if (context?.source === 'devnet') env.SHARED_DEVNET_RPC_URL = context.rpcUrl;
+  let stopping = false;
+  const fork = () => cluster.fork(env);
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
+    setTimeout(fork, 1000).unref();
+  });
+  for (let i = 0; i < count; i++) fork();
+  log.info({ workers: count, port: runtime.config.PORT }, 'primary started its workers');
+
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: workers finish their in-flight requests');
+    const running = Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
+    const exited = running.map((worker) => new Promise<void>((resolve) => worker.process.once('exit', () => resolve())));
+    for (const worker of running) worker.process.kill(signal);
+    const force = setTimeout(() => {
+      for (const worker of running) worker.process.kill('SIGKILL');
+    }, STOP_WITHIN_MS);
+    void Promise.all(exited)
+      .then(() => runtime.close())
+      .catch((error) => log.error({ err: error }, 'closing the runtime failed'))
+      .finally(() => {
+        clearTimeout(force);
+        log.info('stopped');
+        process.exit(0);
+      });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** One serving process: the only one, or a worker of runPrimary. */
+async function serve(runtime: Runtime): Promise<void> {
   const api = createApi();
   const apiListener = getRequestListener(api.fetch);
   const nextApp = next({ dev: false, dir: process.cwd(), port: runtime.config.PORT });
@@ -67,7 +148,12 @@ async function main() {
   server.keepAliveTimeout = 65_000;
   server.listen(runtime.config.PORT, () => {
     log.info(
-      { port: runtime.config.PORT, database: runtime.database.kind, url: runtime.config.PUBLIC_BASE_URL },
+      {
+        port: runtime.config.PORT,
+        database: runtime.database.kind,
+        url: runtime.config.PUBLIC_BASE_URL,
+        worker: cluster.isWorker ? cluster.worker?.id : undefined,
+      },
       'vouchsafe listening',
     );
   });
@@ -77,10 +163,16 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // /api/v1/health/ready answers 503 from now on, to requests on connections still open.
+    markDraining();
     // Open event streams get a `reconnect` event and end, so they do not hold the shutdown.
     closeAllStreams('shutdown');
-    void gracefulShutdown(server, () =>
-      runtime.close().catch((error) => log.error({ err: error }, 'closing the runtime failed')),
+    // Whatever still runs then (a hung database close) does not keep the process past the limit.
+    setTimeout(() => process.exit(1), STOP_WITHIN_MS).unref();
+    void gracefulShutdown(
+      server,
+      () => runtime.close().catch((error) => log.error({ err: error }, 'closing the runtime failed')),
+      STOP_WITHIN_MS - 2000,
     ).then(() => {
       log.info('stopped');
       process.exit(0);
@@ -88,6 +180,8 @@ async function main() {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  // A worker whose primary is gone stops too.
+  if (cluster.isWorker) process.on('disconnect', () => shutdown('disconnect'));
 }
 
 // Runs when started as the entry point (npm start), not when a test imports isRestApiPath.

@@ -103,6 +103,14 @@ describe('production server', () => {
       status: 200,
       duration_ms: expect.any(Number),
     });
+    // Answers that end in the not-found and error handlers are logged too.
+    await json('/api/nope', { headers: { 'x-request-id': 'log-check-2' } });
+    await json('/api/v1/credits', { headers: { 'x-request-id': 'log-check-3' } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const lines = server.stdout().split('\n');
+    const logged = (id: string) => JSON.parse(lines.find((l) => l.includes(`"request_id":"${id}"`))!);
+    expect(logged('log-check-2')).toMatchObject({ path: '/api/nope', status: 404 });
+    expect(logged('log-check-3')).toMatchObject({ path: '/api/v1/credits', status: 401 });
   });
 
   it('finishes in-flight requests on SIGTERM, then exits 0', async () => {

@@ -4994,6 +4994,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Answers 200 as long as the process serves requests; checks nothing else (a failing dependency must not get the process restarted). Use /api/v1/health/ready to decide whether to send it traffic.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Liveness"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description 200 with ready true when this process takes requests; 503 with ready false while it drains (after SIGTERM) or when its database does not answer. Before the migrations have run the process does not listen yet.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Readiness"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Success */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Readiness"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/jobs": {
         parameters: {
             query?: never;
@@ -11113,6 +11218,13 @@ export interface components {
             tier_badge: "bronze" | "silver" | "gold" | "diamond";
             wallet: string;
         };
+        Liveness: {
+            /** @description The answering process (one worker of several under WEB_CONCURRENCY) */
+            pid: number;
+            /** @enum {string} */
+            status: "alive";
+            uptime_s: number;
+        };
         /** @description `{tool, input}` runs one tool. A JSON-RPC 2.0 body (Model Context Protocol, streamable HTTP) is answered by the MCP server instead. */
         McpToolCall: {
             /** @default {} */
@@ -11456,6 +11568,17 @@ export interface components {
             /** @description CLAW, at most 6 decimals */
             stake_claw: number;
             title: string;
+        };
+        Readiness: {
+            /** Format: date-time */
+            checked_at: string;
+            pid: number;
+            ready: boolean;
+            /**
+             * @description Why not ready: draining (shutting down) or database (it does not answer); null when ready
+             * @enum {string|null}
+             */
+            reason: "draining" | "database" | null;
         };
         Referral: {
             /** @description Earned and not yet paid (paid weekly, Mondays 00:00 UTC) */

@@ -37,6 +37,26 @@ describe('health', () => {
   });
 });
 
+describe('headers on every answer under node:http', () => {
+  it('carries X-Request-Id and the CORS headers on a success, a 404 and a preflight', async () => {
+    const base = await app.listen();
+    for (const [path, init] of [
+      ['/api/v1/health', {}],
+      ['/api/nope', {}],
+      ['/api/v1/credits', { method: 'OPTIONS', headers: { 'Access-Control-Request-Method': 'GET', Origin: 'https://a.test' } }],
+    ] as const) {
+      const response = await fetch(`${base}${path}`, init);
+      await response.arrayBuffer();
+      expect(response.headers.get('x-request-id'), path).toMatch(/^[0-9a-f-]{36}$/);
+      expect(response.headers.get('access-control-allow-origin'), path).toBe('*');
+      expect(response.headers.get('access-control-expose-headers'), path).toContain('X-Request-Id');
+    }
+    const kept = await fetch(`${base}/api/v1/health`, { headers: { 'X-Request-Id': 'trace-456' } });
+    expect(kept.headers.get('x-request-id')).toBe('trace-456');
+    expect(kept.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+});
+
 describe('unknown routes', () => {
   it('answers 404 in the error shape for an unknown path', async () => {
     const response = await app.get('/api/does-not-exist');

@@ -740,6 +740,8 @@ describe('object-level authorization matrix: another agent’s credential never 
     'GET /api/v1/credits/deposit': 'public instructions',
     'GET /api/v1/credits': 'the caller’s own balance',
     'GET /api/v1/health': 'public',
+    'GET /api/v1/health/live': 'public',
+    'GET /api/v1/health/ready': 'public',
     'GET /api/v1/router/jwks': 'public keys',
     'POST /api/analyze': 'analyzes a public token contract; the report is the caller’s own request',
     'GET /api/cron/{job}': 'operator-only (CRON_SECRET), runs a platform job; no agent object named',

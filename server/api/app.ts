@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { ApiError } from '../core/errors';
+import type { DoorEnv } from '../http/client-ip';
 import type { AnyEndpoint } from '../http/endpoint';
 import { honoPath, mountEndpoint } from '../http/mount';
 import { log } from '../core/log';
@@ -36,6 +37,27 @@ const CORS_EXPOSE_HEADERS = [
   'Mcp-Session-Id',
 ].join(', ');
 const CORS_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
+
+/**
+ * X-Request-Id and the CORS headers every answer carries. Under node:http (server.ts, the test
+ * harness) they go straight onto the node response, which merges them into whatever the handler
+ * answers: the Response then carries only its own headers and is written without building a
+ * Headers object (measured: about 5 µs of CPU a request, a sixth of the whole health check).
+ * Headers set before the handler are built into the response it creates; setting them on the
+ * finished response instead would force a slow copy (measured: about half the throughput).
+ */
+function setCommonHeaders(context: Context, requestId: string): void {
+  const outgoing = (context.env as DoorEnv | undefined)?.outgoing;
+  if (outgoing) {
+    outgoing.setHeader('X-Request-Id', requestId);
+    outgoing.setHeader('Access-Control-Allow-Origin', '*');
+    outgoing.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
+    return;
+  }
+  context.header('X-Request-Id', requestId);
+  context.header('Access-Control-Allow-Origin', '*');
+  context.header('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
+}
 
 function errorResponse(context: Context, error: ApiError, headers: Record<string, string> = {}): Response {
   return context.json(error.toBody(), error.status as 400, { ...error.headers, ...headers });
@@ -114,15 +136,10 @@ export function createApi(endpoints: AnyEndpoint[] = ROUTES): OpenAPIHono {
   const app = new OpenAPIHono({ strict: false });
 
   app.use('*', async (context, next) => {
-    const started = performance.now();
     const incoming = context.req.header('x-request-id');
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     context.set('requestId' as never, requestId as never);
-    // Headers set before the handler are built into the response it creates; setting them on the
-    // finished response instead would force a slow copy (measured: about half the throughput).
-    context.header('X-Request-Id', requestId);
-    context.header('Access-Control-Allow-Origin', '*');
-    context.header('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
+    setCommonHeaders(context, requestId);
     if (context.req.method === 'OPTIONS' && context.req.header('access-control-request-method')) {
       return context.body(null, 204, {
         'Access-Control-Allow-Methods': CORS_METHODS,
@@ -130,6 +147,9 @@ export function createApi(endpoints: AnyEndpoint[] = ROUTES): OpenAPIHono {
         'Access-Control-Max-Age': '86400',
       });
     }
+    // The request log line costs a clock read and an object per request: only when it is written.
+    if (!log.isLevelEnabled('info')) return next();
+    const started = performance.now();
     await next();
     log.info(
       {

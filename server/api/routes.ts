@@ -57,6 +57,8 @@ import v1CreditsDepositPost from './v1/credits.deposit.post';
 import v1CreditsGet from './v1/credits.get';
 import v1DevnetFaucetPost from './v1/devnet.faucet.post';
 import v1HealthGet from './v1/health.get';
+import v1HealthLiveGet from './v1/health.live.get';
+import v1HealthReadyGet from './v1/health.ready.get';
 import v1JobsGet from './v1/jobs.get';
 import v1JobsPost from './v1/jobs.post';
 import v1JobsIdAcceptPost from './v1/jobs.[id].accept.post';
@@ -162,6 +164,8 @@ export const ROUTES: AnyEndpoint[] = [
   v1CreditsGet,
   v1DevnetFaucetPost,
   v1HealthGet,
+  v1HealthLiveGet,
+  v1HealthReadyGet,
   v1JobsGet,
   v1JobsPost,
   v1JobsIdAcceptPost,

@@ -1,10 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { createPublicClient, http, webSocket, type PublicClient } from 'viem';
 import { ApiError } from '../core/errors';
 import { log } from '../core/log';
 import { currentRuntime, type Runtime } from '../core/runtime';
 import { sharedState } from '../core/shared-state';
 import { resolveAddresses, type ChainAddresses } from './addresses';
-import { startDevnet, type Devnet } from './devnet/start-devnet';
+import { devnetFiles, startDevnet, type Devnet } from './devnet/start-devnet';
 import type { DevnetDeployment } from './devnet/deploy';
 import { devnetChain } from './viem-chain';
 
@@ -69,6 +70,13 @@ async function openChain(runtime: Runtime): Promise<ChainContext> {
     return context;
   }
   if (config.CHAIN_ID !== 8453) throw new Error('the bundled devnet runs chain id 8453; set CHAIN_RPC_URL for another CHAIN_ID');
+  // A worker under WEB_CONCURRENCY (server.ts): the primary started the one bundled devnet and
+  // saved its deployment; the worker uses both instead of starting an anvil of its own.
+  const shared = config.SHARED_DEVNET_RPC_URL;
+  if (shared) {
+    const deployment = JSON.parse(readFileSync(devnetFiles(config.DATA_DIR).addressesFile, 'utf8')) as DevnetDeployment;
+    return contextFor(runtime, shared, 'devnet', deployment);
+  }
   const state = slot();
   const devnet = await startDevnet(config.DATA_DIR);
   state.devnet = devnet;

@@ -42,10 +42,14 @@ const url = (protocols: string[]) =>
 
 const schema = z.object({
   PORT: int(0, 65535).default(3000),
+  // Worker processes serving HTTP on PostgreSQL (server.ts); unset: one per core. PGlite: always one.
+  WEB_CONCURRENCY: int(1, 256).optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   DATABASE_URL: url(['postgresql:', 'postgres:']).optional(),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
   CHAIN_RPC_URL: url(['http:', 'https:', 'ws:', 'wss:']).optional(),
+  // Internal: set by server.ts's primary for its workers, the bundled devnet it started.
+  SHARED_DEVNET_RPC_URL: url(['http:']).optional(),
   CHAIN_ID: int(1, 2 ** 32).default(8453),
   PLATFORM_TOKEN_ADDRESS: address.optional(),
   TREASURY_ADDRESS: address.optional(),

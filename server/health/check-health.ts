@@ -23,7 +23,7 @@ const latest = sharedState<{ current: { at: number; report: Promise<HealthReport
   current: null,
 }));
 
-async function checkDatabase(): Promise<HealthCheck> {
+export async function checkDatabase(): Promise<HealthCheck> {
   try {
     await database().sql.query('SELECT 1');
     return { name: 'database', ok: true };

@@ -1,11 +1,13 @@
 import type { RateLimitKey } from '../core/rate-limit-policies';
 import type { Context } from 'hono';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIPv6 } from 'node:net';
 
 /** What a door may tell the API about the connection (the Next.js door passes the client IP). */
 export interface DoorEnv {
   incoming?: IncomingMessage;
+  /** The node response under node:http (server.ts): headers every answer carries go straight onto it. */
+  outgoing?: ServerResponse;
   clientIp?: string;
 }
 

@@ -9,3 +9,22 @@ export const health = z
     checked_at: timestamp,
   })
   .openapi('Health');
+
+export const liveness = z
+  .strictObject({
+    status: z.literal('alive'),
+    pid: z.number().int().openapi({ description: 'The answering process (one worker of several under WEB_CONCURRENCY)' }),
+    uptime_s: z.number(),
+  })
+  .openapi('Liveness');
+
+export const readiness = z
+  .strictObject({
+    ready: z.boolean(),
+    reason: z.enum(['draining', 'database']).nullable().openapi({
+      description: 'Why not ready: draining (shutting down) or database (it does not answer); null when ready',
+    }),
+    pid: z.number().int(),
+    checked_at: timestamp,
+  })
+  .openapi('Readiness');

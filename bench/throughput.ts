@@ -1,0 +1,346 @@
+// Throughput on every core (issue 22): `npx tsx bench/throughput.ts` writes docs/benchmarks-throughput.md.
+//
+// 1. The door: `GET /api/v1/health` through server.ts (one process, embedded database) next to a raw
+//    node:http server answering the same JSON, same client, interleaved rounds; the ratio of each
+//    round and their median. autocannon runs in a process of its own, so client and servers never share
+//    an event loop. Next to req/s: the CPU time each server process spent per answered request (from
+//    /proc), which the other load on a shared machine disturbs far less than req/s.
+// 2. Every core: on PostgreSQL (DATABASE_URL, or BENCH_DATABASE_URL) server.ts with WEB_CONCURRENCY=1
+//    and 2 on health and a public read (`GET /api/agents?limit=20`), interleaved the same way.
+// Size: THROUGHPUT_ROUNDS (default 3), THROUGHPUT_SECONDS (default 5 per run), 50 connections.
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import * as prettier from 'prettier';
+import { parsePostgresUrl } from '../server/core/db/open';
+import { buildIsStale } from '../scripts/build-state.mjs';
+import {
+  buildProduction,
+  formatInt,
+  freePort,
+  makeTempDir,
+  median,
+  note,
+  removeDir,
+  startServer,
+  stopServer,
+  table,
+  waitForHealthy,
+  type ServerHandle,
+} from './lib';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPORT = path.join(ROOT, 'docs', 'benchmarks-throughput.md');
+const ROUNDS = Number(process.env.THROUGHPUT_ROUNDS ?? 3);
+const SECONDS = Number(process.env.THROUGHPUT_SECONDS ?? 5);
+const CONNECTIONS = 50;
+const HEALTH = '/api/v1/health';
+const PUBLIC_READ = '/api/agents?limit=20';
+const TARGET_DOOR_RATIO = 0.7;
+
+const SERVER_ENV = { NODE_ENV: 'production', LOG_LEVEL: 'silent', ALLOW_PRIVATE_URLS: 'true' };
+
+const servers: ServerHandle[] = [];
+const tempDirs: string[] = [];
+
+interface Run {
+  rps: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+  /** CPU time the server's processes spent per answered request, µs. */
+  cpuUsPerRequest: number;
+}
+
+/** User + system CPU time of a process and its children that are still alive, in clock ticks. */
+function cpuTicks(pid: number): number {
+  const pids = [pid, ...childPids(pid)];
+  let ticks = 0;
+  for (const each of pids) {
+    try {
+      const fields = readFileSync(`/proc/${each}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Gone, or no /proc: counted as nothing.
+    }
+  }
+  return ticks;
+}
+
+function childPids(pid: number): number[] {
+  try {
+    const out: number[] = [];
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      for (const child of children ? children.split(' ').map(Number) : []) out.push(child, ...childPids(child));
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}
+
+/** CLK_TCK, for ticks to µs (100 on Linux; asked once). */
+let ticksPerSecond = 100;
+async function readClockTicks(): Promise<void> {
+  ticksPerSecond = await new Promise<number>((resolve) =>
+    execFile('getconf', ['CLK_TCK'], (error, stdout) => resolve(error ? 100 : Number(stdout.trim()) || 100)),
+  );
+}
+
+/** One autocannon run in a child process of its own; `pid` is the server process measured for CPU. */
+async function load(url: string, pid: number, seconds = SECONDS): Promise<Run> {
+  const before = cpuTicks(pid);
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/autocannon/autocannon.js'), '-c', String(CONNECTIONS), '-d', String(seconds), '-j', url],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const after = cpuTicks(pid);
+  if (code !== 0) throw new Error(`autocannon ${url} exited ${code}`);
+  const result = JSON.parse(out) as {
+    requests: { average: number; total: number };
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+  };
+  const total = result.requests.total;
+  return {
+    rps: result.requests.average,
+    total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    cpuUsPerRequest: total > 0 ? ((after - before) / ticksPerSecond / total) * 1e6 : Number.NaN,
+  };
+}
+
+function check(run: Run, what: string): Run {
+  if (run.total === 0 || run.non2xx + run.errors > run.total * 0.01) {
+    throw new Error(`${what}: ${run.non2xx} non-2xx and ${run.errors} errors of ${run.total}`);
+  }
+  return run;
+}
+
+async function launch(name: string, env: Record<string, string>): Promise<ServerHandle> {
+  const port = await freePort();
+  const dataDir = await makeTempDir(name.replace(/\W+/g, '-'));
+  tempDirs.push(dataDir);
+  note(`starting ${name} on port ${port}`);
+  const server = startServer({
+    name,
+    args: ['--import', 'tsx', 'server.ts'],
+    port,
+    cwd: ROOT,
+    env: { ...SERVER_ENV, PORT: String(port), DATA_DIR: dataDir, ...env },
+  });
+  servers.push(server);
+  await waitForHealthy(server, HEALTH);
+  return server;
+}
+
+/** A node:http server answering every request with `body` as JSON, in a process of its own. */
+async function launchRaw(body: unknown): Promise<ServerHandle> {
+  const port = await freePort();
+  const source = `
+    const body = ${JSON.stringify(body)};
+    require('node:http').createServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    }).listen(${port}, '127.0.0.1');`;
+  const server = startServer({ name: 'raw node:http', args: ['-e', source], port, cwd: ROOT, env: {} });
+  servers.push(server);
+  await waitForHealthy(server, HEALTH);
+  return server;
+}
+
+interface Pair {
+  label: string;
+  a: { name: string; url: string; pid: number };
+  b: { name: string; url: string; pid: number };
+}
+
+interface PairResult {
+  label: string;
+  nameA: string;
+  nameB: string;
+  a: Run[];
+  b: Run[];
+  /** b / a req/s, per round. */
+  ratios: number[];
+}
+
+/** Interleaved rounds: a then b, then b then a, ... so a drift in the machine's load hits both alike. */
+async function compare(pair: Pair): Promise<PairResult> {
+  const result: PairResult = { label: pair.label, nameA: pair.a.name, nameB: pair.b.name, a: [], b: [], ratios: [] };
+  note(`warm-up: ${pair.label}`);
+  for (const side of ['a', 'b'] as const) await load(pair[side].url, pair[side].pid, 2);
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
+    const runs = {} as Record<'a' | 'b', Run>;
+    for (const side of order) {
+      const target = pair[side];
+      note(`round ${round + 1}/${ROUNDS}: ${pair.label}, ${target.name}`);
+      runs[side] = check(await load(target.url, target.pid), `${pair.label} ${target.name}`);
+    }
+    result.a.push(runs.a);
+    result.b.push(runs.b);
+    result.ratios.push(runs.b.rps / runs.a.rps);
+  }
+  return result;
+}
+
+const fmtRatio = (value: number) => `${value.toFixed(2)}x`;
+const fmtUs = (value: number) => `${value.toFixed(1)} µs`;
+
+function renderPair(result: PairResult): string {
+  const rows = result.ratios.map((ratio, i) => [
+    String(i + 1),
+    formatInt(result.a[i]!.rps),
+    formatInt(result.b[i]!.rps),
+    fmtRatio(ratio),
+    fmtUs(result.a[i]!.cpuUsPerRequest),
+    fmtUs(result.b[i]!.cpuUsPerRequest),
+  ]);
+  rows.push([
+    'median',
+    formatInt(median(result.a.map((r) => r.rps))),
+    formatInt(median(result.b.map((r) => r.rps))),
+    `**${fmtRatio(median(result.ratios))}**`,
+    fmtUs(median(result.a.map((r) => r.cpuUsPerRequest))),
+    fmtUs(median(result.b.map((r) => r.cpuUsPerRequest))),
+  ]);
+  return table(
+    [
+      'round',
+      `${result.nameA} req/s`,
+      `${result.nameB} req/s`,
+      `${result.nameB} / ${result.nameA}`,
+      `${result.nameA} CPU/request`,
+      `${result.nameB} CPU/request`,
+    ],
+    rows,
+  );
+}
+
+async function main(): Promise<void> {
+  await readClockTicks();
+  if (buildIsStale(ROOT)) buildProduction(ROOT);
+  const loadAverage = os.loadavg();
+  const startedAt = new Date();
+
+  // 1. The door against raw node:http.
+  const door = await launch('server.ts (PGlite)', {});
+  const health = await (await fetch(`${door.baseUrl}${HEALTH}`)).json();
+  const raw = await launchRaw(health);
+  const doorResult = await compare({
+    label: `GET ${HEALTH}`,
+    a: { name: 'raw node:http', url: `${raw.baseUrl}${HEALTH}`, pid: raw.child.pid! },
+    b: { name: 'fast door', url: `${door.baseUrl}${HEALTH}`, pid: door.child.pid! },
+  });
+  await stopServer(door);
+  await stopServer(raw);
+
+  // 2. One worker against two, on PostgreSQL.
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  const workerResults: PairResult[] = [];
+  if (databaseUrl) {
+    const schemaUrl = (name: string) => {
+      const url = new URL(databaseUrl);
+      url.searchParams.set('schema', `bench_${name}_${process.pid}`);
+      return url.toString();
+    };
+    const one = await launch('1 worker', { DATABASE_URL: schemaUrl('w1'), WEB_CONCURRENCY: '1' });
+    const two = await launch('2 workers', { DATABASE_URL: schemaUrl('w2'), WEB_CONCURRENCY: '2' });
+    // The second worker may still be starting when the first answers health.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    for (const urlPath of [HEALTH, PUBLIC_READ]) {
+      workerResults.push(
+        await compare({
+          label: `GET ${urlPath}`,
+          a: { name: '1 worker', url: `${one.baseUrl}${urlPath}`, pid: one.child.pid! },
+          b: { name: '2 workers', url: `${two.baseUrl}${urlPath}`, pid: two.child.pid! },
+        }),
+      );
+    }
+    await stopServer(one);
+    await stopServer(two);
+    await dropSchemas(
+      databaseUrl,
+      ['w1', 'w2'].map((name) => `bench_${name}_${process.pid}`),
+    );
+  } else {
+    note('no DATABASE_URL or BENCH_DATABASE_URL: skipping 1 vs 2 workers (PostgreSQL only)');
+  }
+
+  const doorRatio = median(doorResult.ratios);
+  const report = `# Throughput on every core
+
+Generated by \`npx tsx bench/throughput.ts\` on ${startedAt.toISOString()} (${os.cpus().length} cores, load average at start
+${loadAverage.map((v) => v.toFixed(2)).join(', ')}). ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} interleaved rounds;
+autocannon runs in a process of its own. The machine is shared: absolute req/s move with the other load, so only
+ratios measured in the same round compare like with like. CPU/request is the CPU time (user + system) the server's
+processes spent per answered request while under load, read from /proc.
+
+## The fast door against raw node:http
+
+\`server.ts\` (one process, embedded database, \`LOG_LEVEL=silent\`) answers \`GET ${HEALTH}\`; a raw node:http
+server in a process of its own answers every request with the same JSON (one \`JSON.stringify\` per request, as
+the door does).
+
+${renderPair(doorResult)}
+
+The fast door answers at **${fmtRatio(doorRatio)}** raw node:http's throughput (target ${fmtRatio(TARGET_DOOR_RATIO)}:
+${doorRatio >= TARGET_DOOR_RATIO ? 'met' : 'not met'}).
+
+## One worker against two (PostgreSQL)
+
+${
+  workerResults.length === 0
+    ? 'Not measured in this run: set DATABASE_URL or BENCH_DATABASE_URL to a PostgreSQL server.'
+    : `\`server.ts\` on PostgreSQL with \`WEB_CONCURRENCY=1\` and \`WEB_CONCURRENCY=2\` (each its own schema); the
+CPU/request column sums the primary and its workers. On a machine with ${os.cpus().length} cores shared with the load
+generator (and other work), two workers can gain at most what the cores left idle by one allow.
+
+${workerResults.map((result) => `### \`${result.label}\`\n\n${renderPair(result)}`).join('\n\n')}`
+}
+`;
+  const markdown = await prettier.format(report, { ...(await prettier.resolveConfig(REPORT)), filepath: REPORT });
+  await writeFile(REPORT, markdown);
+  process.stdout.write(markdown);
+  note(`wrote ${path.relative(ROOT, REPORT)}`);
+}
+
+async function dropSchemas(databaseUrl: string, schemas: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: parsePostgresUrl(databaseUrl).connectionString });
+  await client.connect();
+  try {
+    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function cleanup(): Promise<void> {
+  await Promise.all(servers.map((server) => stopServer(server)));
+  await Promise.all(tempDirs.map((dir) => removeDir(dir)));
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => void cleanup().finally(() => process.exit(130)));
+}
+
+try {
+  await main();
+  await cleanup();
+} catch (error) {
+  console.error(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  await cleanup();
+  process.exit(1);
+}
