@@ -1,6 +1,4 @@
 import { getAddress } from 'viem';
-import { holdAccount, walletAccount } from '../credits/accounts';
-import { post } from '../credits/ledger';
 import { withTransaction } from '../core/db';
 import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
@@ -8,6 +6,7 @@ import { microToClaw } from '../core/money';
 import { emit } from '../events/emit';
 import type { BidRow } from './job-views';
 import { lockJob } from './load-job';
+import { refundJob } from './refund-job';
 
 /**
  * POST /api/v1/jobs/{id}/cancel: the poster (403 for anyone else) takes the bounty back. Allowed for
@@ -36,23 +35,7 @@ export async function cancelJob(caller: Caller, jobId: string) {
       `UPDATE jobs SET status = 'cancelled', cancelled_at = now() WHERE id = $1 RETURNING cancelled_at`,
       [jobId],
     );
-    await tx.sql.query(`UPDATE job_bids SET status = 'rejected' WHERE job_id = $1 AND status = 'pending'`, [jobId]);
-    const bounty = BigInt(job.bounty);
-    const poster = getAddress(job.poster_wallet);
-    await post(
-      {
-        reason: 'job_refund',
-        refType: 'job',
-        refId: jobId,
-        idempotencyKey: `job_refund:${jobId}`,
-        postings: [
-          { account: holdAccount('job', jobId), amount: -bounty },
-          { account: walletAccount(poster), amount: bounty },
-        ],
-        unspend: { wallet: poster, amount: bounty, day: new Date(job.created_at) },
-      },
-      tx.sql,
-    );
+    const bounty = await refundJob(jobId, job, tx.sql);
     const [accepted] = job.accepted_bid_id
       ? await tx.sql.query<BidRow>('SELECT * FROM job_bids WHERE id = $1', [job.accepted_bid_id])
       : [];
@@ -67,7 +50,7 @@ export async function cancelJob(caller: Caller, jobId: string) {
       {
         ...view,
         reason: job.status === 'executing' ? 'delivery_deadline_passed' : 'cancelled_by_poster',
-        requested_by_wallet: poster,
+        requested_by_wallet: getAddress(job.poster_wallet),
         bidder_wallet: accepted ? getAddress(accepted.bidder_wallet) : null,
       },
       tx.sql,

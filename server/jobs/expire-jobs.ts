@@ -1,7 +1,5 @@
-import { getAddress } from 'viem';
-import { holdAccount, walletAccount } from '../credits/accounts';
-import { post } from '../credits/ledger';
 import { database, withTransaction } from '../core/db';
+import { refundJob } from './refund-job';
 
 /**
  * Scheduled: every job still open or bid after its expires_at becomes `expired`, its pending bids
@@ -22,23 +20,7 @@ export async function expireJobs(batch = 100): Promise<number> {
         [id],
       );
       if (!job) return false;
-      await tx.sql.query(`UPDATE job_bids SET status = 'rejected' WHERE job_id = $1 AND status = 'pending'`, [id]);
-      const bounty = BigInt(job.bounty);
-      const poster = getAddress(job.poster_wallet);
-      await post(
-        {
-          reason: 'job_refund',
-          refType: 'job',
-          refId: id,
-          idempotencyKey: `job_refund:${id}`,
-          postings: [
-            { account: holdAccount('job', id), amount: -bounty },
-            { account: walletAccount(poster), amount: bounty },
-          ],
-          unspend: { wallet: poster, amount: bounty, day: new Date(job.created_at) },
-        },
-        tx.sql,
-      );
+      await refundJob(id, job, tx.sql);
       return true;
     });
     if (done) expired++;

@@ -19,6 +19,15 @@ export function isAdmin(wallet: string): boolean {
   return currentRuntime().config.ADMIN_WALLETS.some((admin) => admin.toLowerCase() === lower);
 }
 
+/** A signal's stakes in the order payouts are computed (oldest first). */
+async function loadStakes(signalId: string, runner: Queryable): Promise<StakeInput[]> {
+  const rows = await runner.query<{ id: string; staker_wallet: string; stance: 'agree' | 'disagree'; amount: string | bigint }>(
+    'SELECT id, staker_wallet, stance, amount FROM signal_stakes WHERE signal_id = $1 ORDER BY created_at, id',
+    [signalId],
+  );
+  return rows.map((r) => ({ id: r.id, wallet: getAddress(r.staker_wallet), stance: r.stance, amount: BigInt(r.amount) }));
+}
+
 /**
  * Settles an unresolved signal (open, pending_resolution or disputed) inside `tx`: marks it resolved
  * (the caller holds its row lock), records each stake's payout and moves the whole escrow to the
@@ -31,16 +40,7 @@ export async function settleSignal(signalId: string, outcome: Outcome, resolvedB
     [signalId, outcome, resolvedBy],
   );
   if (!signal) return null;
-  const rows = await tx.sql.query<{ id: string; staker_wallet: string; stance: 'agree' | 'disagree'; amount: string | bigint }>(
-    'SELECT id, staker_wallet, stance, amount FROM signal_stakes WHERE signal_id = $1 ORDER BY created_at, id',
-    [signalId],
-  );
-  const stakes: StakeInput[] = rows.map((r) => ({
-    id: r.id,
-    wallet: getAddress(r.staker_wallet),
-    stance: r.stance,
-    amount: BigInt(r.amount),
-  }));
+  const stakes = await loadStakes(signalId, tx.sql);
   const publisherStake = BigInt(signal.stake);
   const publisher = getAddress(signal.publisher_wallet);
   const result = resolvePayouts(publisherStake, stakes, outcome);
@@ -110,16 +110,7 @@ export async function previewPayouts(signalId: string, outcome: Outcome, runner:
     [signalId],
   );
   if (!signal) throw ApiError.notFound('Signal');
-  const rows = await runner.query<{ id: string; staker_wallet: string; stance: 'agree' | 'disagree'; amount: string | bigint }>(
-    'SELECT id, staker_wallet, stance, amount FROM signal_stakes WHERE signal_id = $1 ORDER BY created_at, id',
-    [signalId],
-  );
-  const stakes: StakeInput[] = rows.map((r) => ({
-    id: r.id,
-    wallet: getAddress(r.staker_wallet),
-    stance: r.stance,
-    amount: BigInt(r.amount),
-  }));
+  const stakes = await loadStakes(signalId, runner);
   const publisherStake = BigInt(signal.stake);
   const result = resolvePayouts(publisherStake, stakes, outcome);
   return {
