@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // unit: pure logic, no database (runs in `npm run check`).
 // integration: the real fetch handler or HTTP server on a real database (PGlite by default,
 // PostgreSQL when DATABASE_URL is set), one fresh database per test file.
+const LOAD_TESTS = ['test/pipelines-load.int.test.ts', 'test/webhooks-fairness.int.test.ts'];
+
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
@@ -21,9 +23,23 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['server/**/*.int.test.ts', 'test/**/*.int.test.ts'],
+          exclude: [...LOAD_TESTS, 'node_modules/**'],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        // Latency and memory bounds under load (issue 19): integration tests that run after every other
+        // project has finished, so the machine's other tests do not take their time.
+        test: {
+          name: 'load',
+          include: LOAD_TESTS,
+          globalSetup: ['test/global-setup.ts'],
+          sequence: { groupOrder: 1 },
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {

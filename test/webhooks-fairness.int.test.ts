@@ -80,8 +80,10 @@ describe('webhook delivery fairness', () => {
         await withTransaction((tx) => emit('job.posted', { n: i, sent_at: Date.now() }, tx.sql));
         await sleep(300);
       }
-      const deadline = Date.now() + 15_000;
-      while (fastLatency.length < FAST_EVENTS && Date.now() < deadline) await sleep(100);
+      // Until every fast event arrived and every slow receiver answered once (9.5 s after its first call).
+      const deadline = Date.now() + 20_000;
+      const waiting = () => fastLatency.length < FAST_EVENTS || [1, 2, 3].some((n) => !slowAnswered.get(`/slow-${n}`));
+      while (waiting() && Date.now() < deadline) await sleep(100);
     } finally {
       stop();
     }

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openPage, seedAgent, signInWithMockWallet } from './helpers';
+import { openPage, seedAgent, signInWithMockWallet, SAME_SITE } from './helpers';
 import { MOCK } from './wallets';
 
 test('sign in with the mock wallet, then sign out', async ({ page }) => {
@@ -14,7 +14,7 @@ test('sign in with the mock wallet, then sign out', async ({ page }) => {
 });
 
 test('a sign-in challenge is single use and bound to this domain', async ({ request, baseURL }) => {
-  const response = await request.post('/api/trpc/auth.challenge', { data: { wallet: MOCK.address } });
+  const response = await request.post('/api/trpc/auth.challenge', { headers: SAME_SITE, data: { wallet: MOCK.address } });
   const { challenge_id, message } = ((await response.json()) as { result: { data: { challenge_id: string; message: string } } })
     .result.data;
   expect(message).toContain(`${new URL(baseURL!).host} wants you to sign in with your Ethereum account`);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { bearerFor, openPage, seedAgent, signInWithKey, signInWithMockWallet } from './helpers';
+import { bearerFor, openPage, seedAgent, signInWithKey, signInWithMockWallet, SAME_SITE } from './helpers';
 import { ADMIN } from './wallets';
 
 test('a signed-out visitor and a non-admin get a refusal, in the UI and in tRPC', async ({ page }) => {
@@ -30,7 +30,10 @@ test('a signed-out visitor and a non-admin get a refusal, in the UI and in tRPC'
     const response =
       method === 'get'
         ? await page.request.get(`/api/trpc/${path}`)
-        : await page.request.post(`/api/trpc/${path}`, { data: { ref: 'anything', id: 'anything', deliveryId: 'x' } });
+        : await page.request.post(`/api/trpc/${path}`, {
+            headers: SAME_SITE,
+            data: { ref: 'anything', id: 'anything', deliveryId: 'x' },
+          });
     expect(response.status(), path).toBe(403);
     expect(((await response.json()) as { error: { data: { code: string } } }).error.data.code).toBe('FORBIDDEN');
   }

@@ -43,11 +43,20 @@ export async function signInWithMockWallet(page: Page) {
 }
 
 /**
+ * What a browser adds to a request from a page of this site: tRPC mutations refuse a POST without it
+ * (server/trpc/serve.ts), so scripted calls made on the page's behalf send it too.
+ */
+export const SAME_SITE = { 'Sec-Fetch-Site': 'same-origin' };
+
+/**
  * Signs in without a browser wallet, as the UI does it: the tRPC challenge, a personal_sign by
  * `account`, then next-auth's credentials callback (the session cookie lands in `request`'s jar).
  */
 export async function signInWithKey(request: APIRequestContext, account: PrivateKeyAccount) {
-  const challenge = await request.post('/api/trpc/auth.challenge', { data: { wallet: account.address } });
+  const challenge = await request.post('/api/trpc/auth.challenge', {
+    headers: SAME_SITE,
+    data: { wallet: account.address },
+  });
   expect(challenge.status(), await challenge.text()).toBe(200);
   const { challenge_id, message } = ((await challenge.json()) as { result: { data: { challenge_id: string; message: string } } })
     .result.data;

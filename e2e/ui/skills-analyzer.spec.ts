@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { bearerFor, devnetSampleTokens, openPage, seedAgent, signInWithKey, signInWithMockWallet } from './helpers';
+import { bearerFor, devnetSampleTokens, openPage, seedAgent, signInWithKey, signInWithMockWallet, SAME_SITE } from './helpers';
 
 test('the skills page lists the example skills and a skill published through the REST API; a signed-in user installs it', async ({
   page,
@@ -109,7 +109,7 @@ test('the analyzer page grades the devnet honeypot F; validation and the free li
 
   // A client-written X-Forwarded-For does not buy a fresh budget on the tRPC path.
   const spoofed = await request.post('/api/trpc/analyzer.analyze', {
-    headers: { 'X-Forwarded-For': '203.0.113.77' },
+    headers: { ...SAME_SITE, 'X-Forwarded-For': '203.0.113.77' },
     data: { contract_address: clean.address },
   });
   expect(spoofed.status()).toBe(429);
@@ -123,7 +123,10 @@ test('the analyzer page grades the devnet honeypot F; validation and the free li
   });
   expect(((await faucet.json()) as { tier: string }).tier).toBe('entry');
   await signInWithKey(request, holder);
-  const unlimited = await request.post('/api/trpc/analyzer.analyze', { data: { contract_address: clean.address } });
+  const unlimited = await request.post('/api/trpc/analyzer.analyze', {
+    headers: SAME_SITE,
+    data: { contract_address: clean.address },
+  });
   expect(unlimited.status(), await unlimited.text()).toBe(200);
   const analysis = (await unlimited.json()) as { result: { data: { safety_rating: string; is_honeypot: boolean } } };
   expect(analysis.result.data.is_honeypot).toBe(false);
