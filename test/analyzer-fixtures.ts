@@ -59,8 +59,33 @@ export interface AnalyzerFixtures {
   v3Locked: LockedFixture;
   /** Every locker above (for LIQUIDITY_LOCKERS). */
   lockers: Address[];
+  /** One token per risky owner power (contracts/fixtures/RiskTokens.sol), each with a 1M : 1 ETH V2 pool. */
+  risk: RiskFixtures;
   /** The devnet's own sample tokens by kind (clean, honeypot, fee_on_transfer, ...). */
   sample: Record<DevnetDeployment['sampleTokens'][number]['kind'], Address>;
+}
+
+export interface RiskFixtures {
+  blacklist: Address;
+  whitelist: Address;
+  antiWhale: Address;
+  cooldown: Address;
+  pausable: Address;
+  /** Renounced; `hiddenOperator` can still change the sell fee. */
+  hiddenOwner: Address;
+  hiddenOperator: Address;
+  /** Renounced; the deployer can call recoverOwnership(). */
+  recoverable: Address;
+  balanceSetter: Address;
+  selfdestruct: Address;
+  /** Transfers call `feeReceiver`, which the owner can replace. */
+  externalCall: Address;
+  feeReceiver: Address;
+  /** At most 10% of a balance per sale. */
+  sellLimit: Address;
+  /** Renounced plain token; `whale` holds 90% of the supply. */
+  concentrated: Address;
+  whale: Address;
 }
 
 export async function deployAnalyzerFixtures(
@@ -155,6 +180,11 @@ export async function deployAnalyzerFixtures(
   await call(v3Honeypot, 'HoneypotToken', 'setPair', [(await v3PoolFor(v3Honeypot)).pool]);
   const v3Burned = await deploy('PlatformToken', ['V3 Burned', 'VBURN', 10n * MILLION]);
   await v3PoolFor(v3Burned, DEAD);
+  // The rest of its supply burned too: no holder but the pool and 0x…dEaD (holder_concentration).
+  await call(v3Burned, 'PlatformToken', 'transfer', [
+    DEAD,
+    await read<bigint>(v3Burned, 'PlatformToken', 'balanceOf', [account.address]),
+  ]);
   await call(v3Burned, 'PlatformToken', 'renounceOwnership');
   const v3Locker = await deploy('UncxV3StyleLocker');
   const v3Locked = { locker: v3Locker, days: 120 } as LockedFixture;
@@ -164,6 +194,52 @@ export async function deployAnalyzerFixtures(
   await call(manager, 'NonfungiblePositionManager', 'approve', [v3Locker, position.tokenId]);
   await call(v3Locker, 'UncxV3StyleLocker', 'lock', [manager, position.tokenId, position.pool, await unlockIn(v3Locked.days)]);
   await call(v3Locked.token, 'PlatformToken', 'renounceOwnership');
+
+  // Risk patterns (issue 25): each with a V2 pool; LP burned so only the pattern itself counts.
+  const riskToken = async (name: string, args: unknown[] = []) => {
+    const token = await deploy(name, [10n * MILLION, ...args]);
+    await call(token, name, 'setPair', [await pairFor(token, DEAD)]);
+    return token;
+  };
+  const hiddenOperator = privateKeyToAccount(ANVIL_KEYS[7]!).address;
+  const whale = privateKeyToAccount(ANVIL_KEYS[6]!).address;
+  const feeReceiver = await deploy('FeeReceiver');
+  const risk: RiskFixtures = {
+    blacklist: await riskToken('BlacklistToken'),
+    whitelist: await riskToken('WhitelistToken'),
+    antiWhale: await riskToken('AntiWhaleToken'),
+    cooldown: await riskToken('CooldownToken'),
+    pausable: await riskToken('PausableToken'),
+    hiddenOwner: await riskToken('HiddenOwnerToken', [hiddenOperator]),
+    hiddenOperator,
+    recoverable: await riskToken('RecoverableOwnerToken'),
+    balanceSetter: await riskToken('BalanceSetterToken'),
+    selfdestruct: await riskToken('SelfdestructToken'),
+    externalCall: await riskToken('ExternalCallToken', [feeReceiver]),
+    feeReceiver,
+    sellLimit: await riskToken('SellLimitToken'),
+    concentrated: await deploy('PlatformToken', ['Whale Token', 'WHALE90', 10n * MILLION]),
+    whale,
+  };
+  for (const token of [risk.hiddenOwner, risk.recoverable]) await call(token, 'HiddenOwnerToken', 'renounceOwnership');
+  await pairFor(risk.concentrated, DEAD);
+  await call(risk.concentrated, 'PlatformToken', 'transfer', [whale, 9n * MILLION]);
+  await call(risk.concentrated, 'PlatformToken', 'renounceOwnership');
+  // The other risk tokens: the deployer keeps none of its supply (burned), so only the pattern counts.
+  for (const token of [
+    risk.blacklist,
+    risk.whitelist,
+    risk.antiWhale,
+    risk.cooldown,
+    risk.pausable,
+    risk.hiddenOwner,
+    risk.recoverable,
+    risk.balanceSetter,
+    risk.selfdestruct,
+    risk.externalCall,
+    risk.sellLimit,
+  ])
+    await call(token, 'PlatformToken', 'transfer', [DEAD, 9n * MILLION]);
 
   const sample = Object.fromEntries(
     deployment.sampleTokens.map((token) => [token.kind, token.address]),
@@ -185,6 +261,7 @@ export async function deployAnalyzerFixtures(
     v3Honeypot,
     v3Burned,
     v3Locked,
+    risk,
     lockers: [uncxLocker, pinkLocker, teamLocker, v3Locker, deployment.liquidityLocker],
     sample,
   };

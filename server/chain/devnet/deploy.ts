@@ -123,7 +123,7 @@ export async function deployFixtures(client: PublicClient, rpcUrl: string): Prom
     symbol: 'CLEAN',
     kind: 'clean',
     pair: await pairFor(clean, MILLION, parseEther('1'), DEAD),
-    description: 'Ownership renounced, no mint, LP tokens burned to 0x…dEaD.',
+    description: 'Ownership renounced, no mint, LP tokens and the rest of the supply burned to 0x…dEaD.',
   });
 
   const honeypot = await deploy('HoneypotToken', [10n * MILLION]);
@@ -192,6 +192,10 @@ export async function deployFixtures(client: PublicClient, rpcUrl: string): Prom
     pair: await pairFor(buyback, MILLION, parseEther('1')),
     description: 'The owner can take tokens from any holder, the pair included (buyback()).',
   });
+
+  // The clean token's deployer keeps nothing: no holder other than the pair and 0x…dEaD (the
+  // analyzer's holder_concentration). Last, so no deployment address moves.
+  await call(clean, 'PlatformToken', 'transfer', [DEAD, 9n * MILLION]);
 
   return {
     chainId: await client.getChainId(),
