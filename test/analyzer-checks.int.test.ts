@@ -3,7 +3,9 @@ import { getAddress, type Address } from 'viem';
 import { forgetAnalyses } from '../server/analyzer/analyze-request';
 import { CHECK_NAMES, type CheckName, type Checks } from '../server/analyzer/checks';
 import { deployAnalyzerFixtures, type AnalyzerFixtures } from './analyzer-fixtures';
-import { useTestChain } from './chain';
+import { useChain } from '../server/chain/client';
+import { HOLDER_MAX_PAGES } from '../server/analyzer/read-holders';
+import { rpcRecorder, useTestChain } from './chain';
 
 // The GoPlus-style checks, holders, creator, simulation figures and flags (issue 25) on real
 // bytecode: one token per risky owner power (contracts/fixtures/RiskTokens.sol) with V2 liquidity on
@@ -32,6 +34,10 @@ async function analysisOf(address: Address) {
   expect(response.status, response.text).toBe(200);
   return response.body;
 }
+
+/** A cold analysis of a token with owner powers: RPC calls, and HTTP round trips (batched calls). */
+const BOUND_CALLS = 90;
+const BOUND_REQUESTS = 14;
 
 const allFalse = (): Checks => Object.fromEntries(CHECK_NAMES.map((name) => [name, false])) as Checks;
 const flagCodes = (body: { flags: { code: string }[] }) => body.flags.map((flag) => flag.code);
@@ -204,5 +210,21 @@ describe('POST /api/analyze: one risky power per fixture', () => {
     );
     expect(response.status, response.text).toBe(200);
     expect(response.body.details).toMatchObject({ ...allFalse(), is_blacklisted: true, blacklist: true });
+  });
+
+  it('keeps a cold analysis bounded: holder logs paged (at most HOLDER_MAX_PAGES), calls and round trips counted', async () => {
+    const recorder = await rpcRecorder(chain.rpcUrl);
+    useChain(app.runtime, recorder.url, chain.deployment);
+    try {
+      await analysisOf(fx.risk.blacklist);
+      const count = (name: string) => recorder.methods.filter((method) => method === name).length;
+      expect(count('eth_getLogs')).toBeGreaterThanOrEqual(1);
+      expect(count('eth_getLogs')).toBeLessThanOrEqual(HOLDER_MAX_PAGES + 1);
+      expect(recorder.methods.length).toBeLessThanOrEqual(BOUND_CALLS);
+      expect(recorder.requests).toBeLessThanOrEqual(BOUND_REQUESTS);
+    } finally {
+      useChain(app.runtime, chain.rpcUrl, chain.deployment);
+      await recorder.close();
+    }
   });
 });

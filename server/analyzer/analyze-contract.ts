@@ -238,7 +238,6 @@ async function runAnalysis(
   const codes = logicCode && logicCode !== '0x' ? [code, logicCode] : [code];
   const now = trades[0] ?? null;
   const isProxy = Boolean(proxy.implementation ?? proxy.beacon) || (capabilities.get('upgrade') ?? []).length > 0;
-  const supply = await tryRead(() => client.readContract({ address: token, abi: erc20Abi, functionName: 'totalSupply' }));
   const checkReport = await runChecks({
     client,
     chainKey,
@@ -252,7 +251,7 @@ async function runAnalysis(
     codes,
     isProxy,
     mintable: mint.length > 0 && (!owner.renounced || minting),
-    supply,
+    supply: holderReport.supply,
     infrastructure: [
       addresses.weth,
       addresses.uniswapV2Factory,

@@ -35,6 +35,8 @@ export interface Holders {
 }
 
 export interface HolderReport {
+  /** totalSupply(), null when it could not be read. */
+  supply: bigint | null;
   holders: Holders;
   creator: { address: Address | null; balance_percent: number | null };
   owner_balance_percent: number | null;
@@ -50,15 +52,20 @@ async function transferLogs(client: PublicClient, token: Address, latest: bigint
   let to = latest;
   for (let page = 0; page < HOLDER_MAX_PAGES; page++) {
     const from = to >= HOLDER_LOG_PAGE ? to - HOLDER_LOG_PAGE + 1n : 0n;
-    pages.unshift(
-      (await client.getLogs({
-        address: token,
-        event: transferEvent,
-        fromBlock: from,
-        toBlock: to,
-        strict: true,
-      })) as TransferLog[],
-    );
+    try {
+      pages.unshift(
+        (await client.getLogs({
+          address: token,
+          event: transferEvent,
+          fromBlock: from,
+          toBlock: to,
+          strict: true,
+        })) as TransferLog[],
+      );
+    } catch {
+      // A node that refuses the range (too many blocks or results): the history is unknown, not a failed analysis.
+      return null;
+    }
     if (from === 0n) return pages.flat();
     to = from - 1n;
   }
@@ -79,6 +86,7 @@ export async function readHolders(
   ]);
   const owner_balance_percent = supply && ownerBalance !== null ? percentOf(ownerBalance, supply) : null;
   const unknown: HolderReport = {
+    supply,
     holders: { holder_count: null, top10_percent: null, top_holders: null },
     creator: { address: null, balance_percent: null },
     owner_balance_percent,
@@ -128,6 +136,7 @@ export async function readHolders(
     })
     .sort((a, b) => b.percent - a.percent);
   return {
+    supply,
     holders: {
       holder_count: holding.length,
       top10_percent: Number(top_holders.reduce((sum, holder) => sum + holder.percent, 0).toFixed(2)),
