@@ -59,7 +59,7 @@ export interface AnalyzerFixtures {
   v3Locked: LockedFixture;
   /** Every locker above (for LIQUIDITY_LOCKERS). */
   lockers: Address[];
-  /** One token per risky owner power (contracts/fixtures/RiskTokens.sol), each with a 1M : 1 ETH V2 pool. */
+  /** One token per risky owner power (contracts/fixtures/RiskTokens.sol), deployed with the devnet (riskTokens). */
   risk: RiskFixtures;
   /** The devnet's own sample tokens by kind (clean, honeypot, fee_on_transfer, ...). */
   sample: Record<DevnetDeployment['sampleTokens'][number]['kind'], Address>;
@@ -195,51 +195,29 @@ export async function deployAnalyzerFixtures(
   await call(v3Locker, 'UncxV3StyleLocker', 'lock', [manager, position.tokenId, position.pool, await unlockIn(v3Locked.days)]);
   await call(v3Locked.token, 'PlatformToken', 'renounceOwnership');
 
-  // Risk patterns (issue 25): each with a V2 pool; LP burned so only the pattern itself counts.
-  const riskToken = async (name: string, args: unknown[] = []) => {
-    const token = await deploy(name, [10n * MILLION, ...args]);
-    await call(token, name, 'setPair', [await pairFor(token, DEAD)]);
-    return token;
+  // Risk patterns (issue 25): deployed with the devnet (server/chain/devnet/deploy.ts, riskTokens).
+  const riskOf = (kind: DevnetDeployment['riskTokens'][number]['kind']) => {
+    const found = deployment.riskTokens.find((token) => token.kind === kind);
+    if (!found) throw new Error(`the devnet has no ${kind} risk token`);
+    return found;
   };
-  const hiddenOperator = privateKeyToAccount(ANVIL_KEYS[7]!).address;
-  const whale = privateKeyToAccount(ANVIL_KEYS[6]!).address;
-  const feeReceiver = await deploy('FeeReceiver');
   const risk: RiskFixtures = {
-    blacklist: await riskToken('BlacklistToken'),
-    whitelist: await riskToken('WhitelistToken'),
-    antiWhale: await riskToken('AntiWhaleToken'),
-    cooldown: await riskToken('CooldownToken'),
-    pausable: await riskToken('PausableToken'),
-    hiddenOwner: await riskToken('HiddenOwnerToken', [hiddenOperator]),
-    hiddenOperator,
-    recoverable: await riskToken('RecoverableOwnerToken'),
-    balanceSetter: await riskToken('BalanceSetterToken'),
-    selfdestruct: await riskToken('SelfdestructToken'),
-    externalCall: await riskToken('ExternalCallToken', [feeReceiver]),
-    feeReceiver,
-    sellLimit: await riskToken('SellLimitToken'),
-    concentrated: await deploy('PlatformToken', ['Whale Token', 'WHALE90', 10n * MILLION]),
-    whale,
+    blacklist: riskOf('blacklist').address,
+    whitelist: riskOf('whitelist').address,
+    antiWhale: riskOf('anti_whale').address,
+    cooldown: riskOf('cooldown').address,
+    pausable: riskOf('pausable').address,
+    hiddenOwner: riskOf('hidden_owner').address,
+    hiddenOperator: riskOf('hidden_owner').account!,
+    recoverable: riskOf('recoverable_owner').address,
+    balanceSetter: riskOf('balance_setter').address,
+    selfdestruct: riskOf('selfdestruct').address,
+    externalCall: riskOf('external_call').address,
+    feeReceiver: riskOf('external_call').account!,
+    sellLimit: riskOf('sell_limit').address,
+    concentrated: riskOf('concentrated').address,
+    whale: riskOf('concentrated').account!,
   };
-  for (const token of [risk.hiddenOwner, risk.recoverable]) await call(token, 'HiddenOwnerToken', 'renounceOwnership');
-  await pairFor(risk.concentrated, DEAD);
-  await call(risk.concentrated, 'PlatformToken', 'transfer', [whale, 9n * MILLION]);
-  await call(risk.concentrated, 'PlatformToken', 'renounceOwnership');
-  // The other risk tokens: the deployer keeps none of its supply (burned), so only the pattern counts.
-  for (const token of [
-    risk.blacklist,
-    risk.whitelist,
-    risk.antiWhale,
-    risk.cooldown,
-    risk.pausable,
-    risk.hiddenOwner,
-    risk.recoverable,
-    risk.balanceSetter,
-    risk.selfdestruct,
-    risk.externalCall,
-    risk.sellLimit,
-  ])
-    await call(token, 'PlatformToken', 'transfer', [DEAD, 9n * MILLION]);
 
   const sample = Object.fromEntries(
     deployment.sampleTokens.map((token) => [token.kind, token.address]),
