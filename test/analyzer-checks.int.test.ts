@@ -36,7 +36,7 @@ async function analysisOf(address: Address) {
 }
 
 /** A cold analysis of a token with owner powers: RPC calls, and HTTP round trips (batched calls). */
-const BOUND_CALLS = 90;
+const BOUND_CALLS = 130;
 const BOUND_REQUESTS = 14;
 
 const allFalse = (): Checks => Object.fromEntries(CHECK_NAMES.map((name) => [name, false])) as Checks;
@@ -140,6 +140,13 @@ describe('POST /api/analyze: one risky power per fixture', () => {
       checks: { external_call: true },
       rating: ['B', 'C'],
       flags: ['external_call'],
+    },
+    {
+      name: 'a blacklist and a balance setter behind unknown function names, by behaviour alone',
+      token: () => fx.risk.obscure,
+      checks: { is_blacklisted: true, owner_change_balance: true },
+      rating: ['D'],
+      flags: ['is_blacklisted', 'owner_change_balance'],
     },
     {
       name: 'a sell limit of 10% per transaction',

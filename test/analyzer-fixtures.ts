@@ -83,6 +83,8 @@ export interface RiskFixtures {
   feeReceiver: Address;
   /** At most 10% of a balance per sale. */
   sellLimit: Address;
+  /** Owner-only blocking and balance setting behind names no list knows (deployed here, not on the devnet). */
+  obscure: Address;
   /** Renounced plain token; `whale` holds 90% of the supply. */
   concentrated: Address;
   whale: Address;
@@ -217,7 +219,10 @@ export async function deployAnalyzerFixtures(
     sellLimit: riskOf('sell_limit').address,
     concentrated: riskOf('concentrated').address,
     whale: riskOf('concentrated').account!,
+    obscure: await deploy('ObscureToken', [10n * MILLION]),
   };
+  await call(risk.obscure, 'ObscureToken', 'setPair', [await pairFor(risk.obscure, DEAD)]);
+  await call(risk.obscure, 'ObscureToken', 'transfer', [DEAD, 9n * MILLION]);
 
   const sample = Object.fromEntries(
     deployment.sampleTokens.map((token) => [token.kind, token.address]),

@@ -1,5 +1,9 @@
 import {
+  concat,
   encodeFunctionData,
+  keccak256,
+  pad,
+  toHex,
   getAddress,
   hexToBigInt,
   parseAbiItem,
@@ -234,6 +238,29 @@ export interface CheckReport {
 
 const REVERTING_CODE: Hex = '0x60006000fd';
 
+/** An address that never trades: the argument of the control call that tells a blacklist from a general block. */
+const BYSTANDER = getAddress(`0x${keccak256(toHex('vouchsafe.analyzer.bystander')).slice(-40)}`);
+
+/** Selectors never tried as unknown powers: ERC-20, Ownable, and every shape the tables above already try. */
+const KNOWN_SELECTORS = new Set<string>([
+  ...[
+    'transfer(address,uint256)',
+    'transferFrom(address,address,uint256)',
+    'approve(address,uint256)',
+    'increaseAllowance(address,uint256)',
+    'decreaseAllowance(address,uint256)',
+    'renounceOwnership()',
+    'transferOwnership(address)',
+  ].map((signature) => toFunctionSelector(signature)),
+  ...Object.values(PATTERNS).flatMap((table) => Object.keys(table).map((signature) => toFunctionSelector(signature))),
+]);
+/** At most this many unknown selectors are tried, and this many owner-only ones simulated. */
+const UNKNOWN_TRIED = 40;
+const UNKNOWN_SIMULATED = 6;
+
+/** `selector(address who, uint256 1)`: also a valid call to f(address), f(address,bool) and f() (extra calldata is ignored). */
+const genericCall = (selector: string, who: Address): Hex => concat([selector as Hex, pad(who), pad('0x01')]);
+
 export async function runChecks(input: CheckInput): Promise<CheckReport> {
   const { client, token, pool, base, selectors } = input;
   const supply = input.supply ?? 0n;
@@ -407,7 +434,41 @@ export async function runChecks(input: CheckInput): Promise<CheckReport> {
     return true;
   }
 
-  const [isBlacklisted, pausable, isWhitelisted, balanceChange, isAntiWhale, antiWhaleModifiable, slippage, external] =
+  /**
+   * Powers behind unknown names: every other selector of the code called as the controller with
+   * (holder, 1); those a fresh account cannot call are simulated after the buy. A call that blocks the
+   * holder but not when aimed at a bystander is a blacklist; one that changes the holder's balance is
+   * balance control.
+   */
+  async function unknownPowers(): Promise<{ blacklist: string | null; balance: string | null }> {
+    const none = { blacklist: null, balance: null };
+    if (!controller || !baseSells) return none;
+    const unknown = [...selectors].filter((selector) => !KNOWN_SELECTORS.has(selector)).slice(0, UNKNOWN_TRIED);
+    const [byController, byFresh] = await Promise.all([
+      Promise.all(unknown.map((selector) => canCall(controller, genericCall(selector, PROBE_ADDRESS)))),
+      Promise.all(unknown.map((selector) => canCall(FRIEND_ADDRESS, genericCall(selector, PROBE_ADDRESS)))),
+    ]);
+    const ownerOnly = unknown.filter((_, index) => byController[index] && !byFresh[index]).slice(0, UNKNOWN_SIMULATED);
+    const trades = await Promise.all(
+      ownerOnly.map((selector) => simulate({ caller: controller, data: genericCall(selector, PROBE_ADDRESS), stage: 1 })),
+    );
+    const found: { blacklist: string | null; balance: string | null } = { ...none };
+    const blocking = ownerOnly.filter((_, index) => blocked(trades[index] ?? null));
+    const controls = await Promise.all(
+      blocking.map((selector) => simulate({ caller: controller, data: genericCall(selector, BYSTANDER), stage: 1 })),
+    );
+    const targeted = blocking.find((_, index) => controls[index] !== null && !blocked(controls[index]!));
+    if (targeted)
+      found.blacklist = `after ${controller} called ${targeted} (an owner-only function) on a holder, it could no longer trade; others still could`;
+    const changer = ownerOnly.find((_, index) => {
+      const trade = trades[index];
+      return trade !== null && trade !== undefined && trade.adminOk && trade.balanceAfterAdmin !== trade.bought;
+    });
+    if (changer) found.balance = `${controller} changed a holder's balance with ${changer} (an owner-only function)`;
+    return found;
+  }
+
+  const [isBlacklisted, pausable, isWhitelisted, balanceChange, isAntiWhale, antiWhaleModifiable, slippage, external, unknown] =
     await Promise.all([
       blocking('blacklist', 'is_blacklisted'),
       blocking('pause', 'transfer_pausable'),
@@ -417,7 +478,18 @@ export async function runChecks(input: CheckInput): Promise<CheckReport> {
       callable('antiWhaleSetter', 'anti_whale_modifiable'),
       callable('feeSetter', 'slippage_modifiable'),
       externalCall(),
+      unknownPowers(),
     ]);
+  let blacklisted = isBlacklisted;
+  if (blacklisted !== true && unknown.blacklist) {
+    blacklisted = true;
+    evidence.is_blacklisted = unknown.blacklist;
+  }
+  let balanceControlled = balanceChange;
+  if (balanceControlled !== true && unknown.balance) {
+    balanceControlled = true;
+    evidence.owner_change_balance = unknown.balance;
+  }
 
   const traded = baseTrades ? base : null;
   const cooldown = !traded ? null : traded.firstSmallSellOk ? !traded.secondSmallSellOk : null;
@@ -435,7 +507,7 @@ export async function runChecks(input: CheckInput): Promise<CheckReport> {
     checks: {
       is_mintable: mintable,
       is_proxy: input.isProxy,
-      is_blacklisted: isBlacklisted,
+      is_blacklisted: blacklisted,
       is_whitelisted: isWhitelisted,
       is_anti_whale: isAntiWhale,
       anti_whale_modifiable: antiWhaleModifiable,
@@ -446,7 +518,7 @@ export async function runChecks(input: CheckInput): Promise<CheckReport> {
       slippage_modifiable: slippage,
       hidden_owner: hiddenOwner !== null,
       can_take_back_ownership: canTakeBack,
-      owner_change_balance: balanceChange,
+      owner_change_balance: balanceControlled,
       selfdestruct,
       external_call: external,
     },
