@@ -142,11 +142,11 @@ describe('POST /api/analyze: one risky power per fixture', () => {
       flags: ['external_call'],
     },
     {
-      name: 'a blacklist and a balance setter behind unknown function names, by behaviour alone',
+      name: 'a blacklist, a pause and a balance setter behind unknown function names, by behaviour alone',
       token: () => fx.risk.obscure,
-      checks: { is_blacklisted: true, owner_change_balance: true },
+      checks: { is_blacklisted: true, owner_change_balance: true, transfer_pausable: true },
       rating: ['D'],
-      flags: ['is_blacklisted', 'owner_change_balance'],
+      flags: ['is_blacklisted', 'owner_change_balance', 'transfer_pausable'],
     },
     {
       name: 'a sell limit of 10% per transaction',

@@ -437,11 +437,11 @@ export async function runChecks(input: CheckInput): Promise<CheckReport> {
   /**
    * Powers behind unknown names: every other selector of the code called as the controller with
    * (holder, 1); those a fresh account cannot call are simulated after the buy. A call that blocks the
-   * holder but not when aimed at a bystander is a blacklist; one that changes the holder's balance is
-   * balance control.
+   * holder but not when aimed at a bystander is a blacklist; one without arguments that blocks everyone
+   * is a pause; one that changes the holder's balance is balance control.
    */
-  async function unknownPowers(): Promise<{ blacklist: string | null; balance: string | null }> {
-    const none = { blacklist: null, balance: null };
+  async function unknownPowers(): Promise<{ blacklist: string | null; balance: string | null; pause: string | null }> {
+    const none = { blacklist: null, balance: null, pause: null };
     if (!controller || !baseSells) return none;
     const unknown = [...selectors].filter((selector) => !KNOWN_SELECTORS.has(selector)).slice(0, UNKNOWN_TRIED);
     const [byController, byFresh] = await Promise.all([
@@ -452,7 +452,7 @@ export async function runChecks(input: CheckInput): Promise<CheckReport> {
     const trades = await Promise.all(
       ownerOnly.map((selector) => simulate({ caller: controller, data: genericCall(selector, PROBE_ADDRESS), stage: 1 })),
     );
-    const found: { blacklist: string | null; balance: string | null } = { ...none };
+    const found: { blacklist: string | null; balance: string | null; pause: string | null } = { ...none };
     const blocking = ownerOnly.filter((_, index) => blocked(trades[index] ?? null));
     const controls = await Promise.all(
       blocking.map((selector) => simulate({ caller: controller, data: genericCall(selector, BYSTANDER), stage: 1 })),
@@ -460,6 +460,15 @@ export async function runChecks(input: CheckInput): Promise<CheckReport> {
     const targeted = blocking.find((_, index) => controls[index] !== null && !blocked(controls[index]!));
     if (targeted)
       found.blacklist = `after ${controller} called ${targeted} (an owner-only function) on a holder, it could no longer trade; others still could`;
+    // Blocking everyone: a pause when the function takes no arguments (it runs on the bare selector;
+    // a setter with arguments reverts on calldata that short).
+    const untargeted = blocking.filter((selector) => selector !== targeted);
+    const bare = await Promise.all(
+      untargeted.map((selector) => simulate({ caller: controller, data: selector as Hex, stage: 1 })),
+    );
+    const halting = untargeted.find((_, index) => blocked(bare[index] ?? null));
+    if (halting)
+      found.pause = `after ${controller} called ${halting} (an owner-only function without arguments), nobody could trade`;
     const changer = ownerOnly.find((_, index) => {
       const trade = trades[index];
       return trade !== null && trade !== undefined && trade.adminOk && trade.balanceAfterAdmin !== trade.bought;
@@ -484,6 +493,11 @@ export async function runChecks(input: CheckInput): Promise<CheckReport> {
   if (blacklisted !== true && unknown.blacklist) {
     blacklisted = true;
     evidence.is_blacklisted = unknown.blacklist;
+  }
+  let pausableFound = pausable;
+  if (pausableFound !== true && unknown.pause) {
+    pausableFound = true;
+    evidence.transfer_pausable = unknown.pause;
   }
   let balanceControlled = balanceChange;
   if (balanceControlled !== true && unknown.balance) {
@@ -512,7 +526,7 @@ export async function runChecks(input: CheckInput): Promise<CheckReport> {
       is_anti_whale: isAntiWhale,
       anti_whale_modifiable: antiWhaleModifiable,
       trading_cooldown: cooldown,
-      transfer_pausable: pausable,
+      transfer_pausable: pausableFound,
       cannot_buy: cannotBuy,
       cannot_sell_all: cannotSellAll,
       slippage_modifiable: slippage,
