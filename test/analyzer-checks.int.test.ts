@@ -149,6 +149,13 @@ describe('POST /api/analyze: one risky power per fixture', () => {
       flags: ['is_blacklisted', 'owner_change_balance', 'transfer_pausable'],
     },
     {
+      name: 'a hidden keeper (renounced) who can burn holders through an unknown function',
+      token: () => fx.risk.obscureKeeper,
+      checks: { hidden_owner: true, owner_change_balance: true },
+      rating: ['D'],
+      flags: ['hidden_owner', 'owner_change_balance'],
+    },
+    {
       name: 'a sell limit of 10% per transaction',
       token: () => fx.risk.sellLimit,
       checks: { cannot_sell_all: true },
@@ -170,6 +177,10 @@ describe('POST /api/analyze: one risky power per fixture', () => {
         body.checks.cannot_buy ? ['burn', 'pair'] : ['burn', 'pair', null].filter((tag) => tag !== null),
       );
       const renounced = ['hidden_owner', 'can_take_back_ownership'].some((check) => checks[check as CheckName]);
+      if (checks.hidden_owner)
+        expect(body.flags.find((flag: { code: string }) => flag.code === 'hidden_owner').message).toContain(
+          token() === fx.risk.obscureKeeper ? fx.risk.keeper : fx.risk.hiddenOperator,
+        );
       expect(body.owner_balance_percent).toBe(renounced ? null : 0);
     });
   }

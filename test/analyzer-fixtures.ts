@@ -85,6 +85,9 @@ export interface RiskFixtures {
   sellLimit: Address;
   /** Owner-only blocking and balance setting behind names no list knows (deployed here, not on the devnet). */
   obscure: Address;
+  /** Renounced; `keeper` (anvil account 5) can burn any holder's tokens through an unknown function (deployed here). */
+  obscureKeeper: Address;
+  keeper: Address;
   /** Renounced plain token; `whale` holds 90% of the supply. */
   concentrated: Address;
   whale: Address;
@@ -220,7 +223,12 @@ export async function deployAnalyzerFixtures(
     concentrated: riskOf('concentrated').address,
     whale: riskOf('concentrated').account!,
     obscure: await deploy('ObscureToken', [10n * MILLION]),
+    obscureKeeper: await deploy('ObscureKeeperToken', [10n * MILLION, privateKeyToAccount(ANVIL_KEYS[5]!).address]),
+    keeper: privateKeyToAccount(ANVIL_KEYS[5]!).address,
   };
+  await call(risk.obscureKeeper, 'ObscureKeeperToken', 'setPair', [await pairFor(risk.obscureKeeper, DEAD)]);
+  await call(risk.obscureKeeper, 'ObscureKeeperToken', 'transfer', [DEAD, 9n * MILLION]);
+  await call(risk.obscureKeeper, 'ObscureKeeperToken', 'renounceOwnership');
   await call(risk.obscure, 'ObscureToken', 'setPair', [await pairFor(risk.obscure, DEAD)]);
   await call(risk.obscure, 'ObscureToken', 'transfer', [DEAD, 9n * MILLION]);
 

@@ -331,6 +331,8 @@ const KNOWN_SELECTORS = new Set<string>([
 /** At most this many unknown selectors are tried, and this many owner-only ones simulated. */
 const UNKNOWN_TRIED = 40;
 const UNKNOWN_SIMULATED = 6;
+/** For a renounced token: at most this many refused unknown selectors are tried from each candidate. */
+const UNKNOWN_HIDDEN = 10;
 
 /** `selector(address who, uint256 1)`: also a valid call to f(address), f(address,bool) and f() (extra calldata is ignored). */
 const genericCall = (selector: string, who: Address): Hex => concat([selector as Hex, pad(who), pad('0x01')]);
@@ -360,6 +362,28 @@ export async function runChecks(input: CheckInput): Promise<CheckReport> {
     .filter((address) => !excluded.has(address))
     .slice(0, 6);
 
+  /**
+   * Renounced tokens: an unknown function (called with `selector ‖ pool ‖ 1`) that a candidate can call
+   * and a fresh account cannot. At most UNKNOWN_HIDDEN selectors, each from every candidate.
+   */
+  async function hiddenByUnknownFunction(): Promise<{ candidate: Address; signature: string } | null> {
+    // The pool as the holder argument: it has a balance, so a function that moves or burns one can succeed.
+    const holder = pool?.address ?? PROBE_ADDRESS;
+    const unknown = [...selectors].filter((selector) => !KNOWN_SELECTORS.has(selector)).slice(0, UNKNOWN_TRIED);
+    const refused = await Promise.all(
+      unknown.map(async (selector) => !(await canCall(FRIEND_ADDRESS, genericCall(selector, holder)))),
+    );
+    const tried = unknown.filter((_, index) => refused[index]).slice(0, UNKNOWN_HIDDEN);
+    const found = await Promise.all(
+      candidates.map(async (candidate) => {
+        const allowed = await Promise.all(tried.map((selector) => canCall(candidate, genericCall(selector, holder))));
+        const index = allowed.indexOf(true);
+        return index >= 0 ? { candidate, signature: `${tried[index]} (an unknown function)` } : null;
+      }),
+    );
+    return found.find((entry) => entry !== null) ?? null;
+  }
+
   // hidden_owner: a candidate that can make a privileged call a fresh account cannot.
   const privileged = [
     ...calls.blacklist,
@@ -380,7 +404,8 @@ export async function runChecks(input: CheckInput): Promise<CheckReport> {
       return index >= 0 ? { candidate, signature: restricted[index]!.signature } : null;
     }),
   );
-  const hidden = hiddenFound.find((found) => found !== null) ?? null;
+  let hidden = hiddenFound.find((found) => found !== null) ?? null;
+  if (!hidden && !input.owner && candidates.length > 0) hidden = await hiddenByUnknownFunction();
   if (hidden) {
     hiddenOwner = hidden.candidate;
     evidence.hidden_owner = `${hidden.candidate} can call ${hidden.signature}, which a fresh account cannot`;
@@ -519,8 +544,9 @@ export async function runChecks(input: CheckInput): Promise<CheckReport> {
     if (!controller || !baseSells) return none;
     const unknown = [...selectors].filter((selector) => !KNOWN_SELECTORS.has(selector)).slice(0, UNKNOWN_TRIED);
     const [byController, byFresh] = await Promise.all([
-      Promise.all(unknown.map((selector) => canCall(controller, genericCall(selector, PROBE_ADDRESS)))),
-      Promise.all(unknown.map((selector) => canCall(FRIEND_ADDRESS, genericCall(selector, PROBE_ADDRESS)))),
+      // Aimed at the pool, which has a balance (the probe has none outside the simulation).
+      Promise.all(unknown.map((selector) => canCall(controller, genericCall(selector, pool!.address)))),
+      Promise.all(unknown.map((selector) => canCall(FRIEND_ADDRESS, genericCall(selector, pool!.address)))),
     ]);
     const ownerOnly = unknown.filter((_, index) => byController[index] && !byFresh[index]).slice(0, UNKNOWN_SIMULATED);
     const trades = await Promise.all(
