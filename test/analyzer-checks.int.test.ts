@@ -93,6 +93,13 @@ describe('POST /api/analyze: one risky power per fixture', () => {
       flags: ['is_anti_whale', 'anti_whale_modifiable'],
     },
     {
+      name: 'a max transaction below the default buy size (the buy is retried smaller, not reported as failing)',
+      token: () => fx.risk.tightAntiWhale,
+      checks: { is_anti_whale: true, anti_whale_modifiable: true },
+      rating: ['B', 'C'],
+      flags: ['is_anti_whale', 'anti_whale_modifiable'],
+    },
+    {
       name: 'a cooldown between sells',
       token: () => fx.risk.cooldown,
       checks: { trading_cooldown: true },

@@ -88,6 +88,8 @@ export interface RiskFixtures {
   /** Renounced; `keeper` (anvil account 5) can burn any holder's tokens through an unknown function (deployed here). */
   obscureKeeper: Address;
   keeper: Address;
+  /** An AntiWhaleToken whose max transaction (1,000 tokens) is below the analyzer's default buy (deployed here). */
+  tightAntiWhale: Address;
   /** Renounced plain token; `whale` holds 90% of the supply. */
   concentrated: Address;
   whale: Address;
@@ -225,7 +227,11 @@ export async function deployAnalyzerFixtures(
     obscure: await deploy('ObscureToken', [10n * MILLION]),
     obscureKeeper: await deploy('ObscureKeeperToken', [10n * MILLION, privateKeyToAccount(ANVIL_KEYS[5]!).address]),
     keeper: privateKeyToAccount(ANVIL_KEYS[5]!).address,
+    tightAntiWhale: await deploy('AntiWhaleToken', [10n * MILLION]),
   };
+  await call(risk.tightAntiWhale, 'AntiWhaleToken', 'setPair', [await pairFor(risk.tightAntiWhale, DEAD)]);
+  await call(risk.tightAntiWhale, 'AntiWhaleToken', 'transfer', [DEAD, 9n * MILLION]);
+  await call(risk.tightAntiWhale, 'AntiWhaleToken', 'setMaxTxAmount', [1_000n * TOKEN]);
   await call(risk.obscureKeeper, 'ObscureKeeperToken', 'setPair', [await pairFor(risk.obscureKeeper, DEAD)]);
   await call(risk.obscureKeeper, 'ObscureKeeperToken', 'transfer', [DEAD, 9n * MILLION]);
   await call(risk.obscureKeeper, 'ObscureKeeperToken', 'renounceOwnership');

@@ -168,6 +168,23 @@ async function ownerCanCall(
   return done !== null;
 }
 
+/**
+ * The trade simulation; when the buy fails, once more with 1% of the size (a max-transaction limit
+ * below 0.5% of the pool's depth is not a failed buy).
+ */
+async function tradeWithRetry(
+  client: PublicClient,
+  chainKey: string,
+  input: Parameters<typeof simulateTrades>[2],
+): Promise<TradeResult> {
+  const first = await simulateTrades(client, chainKey, input);
+  if (first.buyOk && first.bought > 0n) return first;
+  const smaller = first.ethIn / 100n;
+  if (smaller < 10n ** 9n) return first;
+  const second = await simulateTrades(client, chainKey, { ...input, ethIn: smaller });
+  return second.buyOk && second.bought > 0n ? second : first;
+}
+
 async function runAnalysis(
   context: ChainContext,
   token: Address,
@@ -216,7 +233,7 @@ async function runAnalysis(
     pool
       ? Promise.all(
           times.map((timestamp) =>
-            simulateTrades(client, chainKey, { token, weth: addresses.weth, pool, timestamp }).catch((error: unknown) => {
+            tradeWithRetry(client, chainKey, { token, weth: addresses.weth, pool, timestamp }).catch((error: unknown) => {
               // A node without block overrides still gets today's answer; the recheck is reported missing.
               if (timestamp === undefined) throw error;
               return null;
@@ -245,6 +262,7 @@ async function runAnalysis(
     weth: addresses.weth,
     pool,
     base: now,
+    ethIn: now?.ethIn,
     owner: liveOwner,
     creator: holderReport.creator.address,
     selectors: new Set(codes.flatMap((one) => [...pushedSelectors(one)])),

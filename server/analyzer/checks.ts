@@ -290,6 +290,8 @@ export interface CheckInput {
   pool: Pool | null;
   /** Today's plain trade simulation (null without a pool). */
   base: TradeResult | null;
+  /** The buy size of that simulation (the checks' simulations use the same). */
+  ethIn?: bigint;
   /** The live owner (null when renounced or none). */
   owner: Address | null;
   creator: Address | null;
@@ -345,7 +347,9 @@ export async function runChecks(input: CheckInput): Promise<CheckReport> {
     (await tryRead(() => client.call({ account: from, to: token, data }))) !== null;
   const simulate = (admin?: AdminCall, codeOverrides?: { address: Address; code: Hex }[]) =>
     pool
-      ? simulateTrades(client, input.chainKey, { token, weth: input.weth, pool, admin, codeOverrides }).catch(() => null)
+      ? simulateTrades(client, input.chainKey, { token, weth: input.weth, pool, admin, codeOverrides, ethIn: input.ethIn }).catch(
+          () => null,
+        )
       : Promise.resolve(null);
   const calls = Object.fromEntries(
     (Object.keys(PATTERNS) as Pattern[]).map((pattern) => [pattern, callsOf(pattern, selectors, supply)]),

@@ -57,6 +57,8 @@ export interface TradeResult {
   maxSellBps: bigint;
   firstSmallSellOk: boolean;
   secondSmallSellOk: boolean;
+  /** The ETH the buy spent. */
+  ethIn: bigint;
 }
 
 /**
@@ -110,13 +112,15 @@ export async function simulateTrades(
     pool: Pool;
     timestamp?: bigint;
     admin?: AdminCall;
+    /** The ETH to buy with (default tradeSize(pool)). */
+    ethIn?: bigint;
     /** Extra code overrides (e.g. a contract replaced by one that reverts). */
     codeOverrides?: { address: Address; code: Hex }[];
   },
 ): Promise<TradeResult> {
   const { abi } = artifact('AnalyzerProbe');
   const code = await runtimeCode(client, chainKey);
-  const ethIn = tradeSize(input.pool);
+  const ethIn = input.ethIn ?? tradeSize(input.pool);
   const params = {
     version: input.pool.version,
     router: input.pool.router,
@@ -154,6 +158,7 @@ export async function simulateTrades(
   > & { buyError: Hex; sellError: Hex };
   return {
     ...result,
+    ethIn,
     buyError: result.buyOk ? null : (revertReason(result.buyError) ?? 'reverted'),
     sellError: result.sellOk ? null : (revertReason(result.sellError) ?? 'reverted'),
   };
