@@ -64,6 +64,30 @@ contract AnalyzerProbe {
         uint256 ethOut;
         uint256 buyGas;
         uint256 sellGas;
+        /// The privileged call (see `Admin`) succeeded, and the probe's balance right after it.
+        bool adminOk;
+        uint256 balanceAfterAdmin;
+        /// Selling 100% and 50% of what was left after the transfer works; the largest sellable share
+        /// in basis points found by bisection (10000 when all of it sells).
+        bool sellAllOk;
+        bool sellHalfOk;
+        uint256 maxSellBps;
+        /// Two sales of 5% each, one right after the other: the first works, the second does too.
+        bool firstSmallSellOk;
+        bool secondSmallSellOk;
+    }
+
+    /// An optional privileged call made as `caller` (whose code the analyzer overrides with this
+    /// probe's, so `relay` runs there) before the buy (`stage` 0) or right after it (`stage` 1).
+    struct Admin {
+        address caller;
+        bytes data;
+        uint8 stage;
+    }
+
+    /// Runs `data` on `to` as this address (the analyzer overrides a privileged account's code with the probe's).
+    function relay(address to, bytes calldata data) external returns (bool ok) {
+        (ok,) = to.call(data);
     }
 
     receive() external payable {}
@@ -82,7 +106,22 @@ contract AnalyzerProbe {
     }
 
     function probe(Params calldata p) external returns (Result memory r) {
+        Admin memory none;
+        return _probe(p, none);
+    }
+
+    function probeAs(Params calldata p, Admin calldata a) external returns (Result memory r) {
+        return _probe(p, a);
+    }
+
+    function _admin(address token, Admin memory a) private returns (bool ok) {
+        (bool called, bytes memory ret) = a.caller.call(abi.encodeWithSelector(this.relay.selector, token, a.data));
+        ok = called && ret.length >= 32 && abi.decode(ret, (bool));
+    }
+
+    function _probe(Params calldata p, Admin memory a) private returns (Result memory r) {
         IERC20Probe t = IERC20Probe(p.token);
+        if (a.caller != address(0) && a.stage == 0) r.adminOk = _admin(p.token, a);
 
         uint256 poolBefore = t.balanceOf(p.pool);
         uint256 gasBefore = gasleft();
@@ -93,6 +132,10 @@ contract AnalyzerProbe {
         r.poolTokensOut = poolBefore > poolAfter ? poolBefore - poolAfter : 0;
         r.bought = t.balanceOf(address(this));
         if (r.bought == 0) return r;
+        if (a.caller != address(0) && a.stage == 1) {
+            r.adminOk = _admin(p.token, a);
+            r.balanceAfterAdmin = t.balanceOf(address(this));
+        }
 
         // A transfer between two accounts that never traded: the probe and a fresh `friend`.
         r.sent = (r.bought * p.transferBps) / 10_000;
@@ -105,7 +148,53 @@ contract AnalyzerProbe {
         r.sold = t.balanceOf(address(this));
         r.approveOk = _call(p.token, abi.encodeWithSelector(0x095ea7b3, p.router, type(uint256).max));
         if (!r.approveOk || r.sold == 0) return r;
+        _sellShares(p, r);
+        // The measured sale: everything, or the largest share that sells (a per-transaction limit).
+        if (!r.sellAllOk && r.maxSellBps > 0) r.sold = (r.sold * r.maxSellBps) / 10_000;
         _sellAndMeasure(p, r);
+    }
+
+    /// Which shares of the balance sell, each tried in a call that is rolled back (trySell reverts).
+    function _sellShares(Params calldata p, Result memory r) private {
+        uint256 balance = r.sold;
+        (r.sellAllOk,) = _trySell(p, balance, 0);
+        (r.sellHalfOk,) = _trySell(p, balance / 2, 0);
+        (r.firstSmallSellOk, r.secondSmallSellOk) = _trySell(p, balance / 20, balance / 20);
+        if (r.sellAllOk) {
+            r.maxSellBps = 10_000;
+            return;
+        }
+        // Bisection over basis points: lo sells, hi does not (8 steps: within 0.4%).
+        uint256 lo = 0;
+        uint256 hi = 10_000;
+        if (r.sellHalfOk) lo = 5_000;
+        else hi = 5_000;
+        for (uint256 i = 0; i < 8 && hi - lo > 1; i++) {
+            uint256 mid = (lo + hi) / 2;
+            (bool ok,) = _trySell(p, (balance * mid) / 10_000, 0);
+            if (ok) lo = mid;
+            else hi = mid;
+        }
+        r.maxSellBps = lo;
+    }
+
+    function _trySell(Params calldata p, uint256 first, uint256 second) private returns (bool ok1, bool ok2) {
+        if (first == 0) return (false, false);
+        try this.trySell(p, first, second) {} catch (bytes memory data) {
+            if (data.length == 64) (ok1, ok2) = abi.decode(data, (bool, bool));
+        }
+    }
+
+    /// Sells `first`, then `second` (when not 0), and always reverts with (firstOk, secondOk): the sales never happened.
+    function trySell(Params calldata p, uint256 first, uint256 second) external {
+        require(msg.sender == address(this));
+        (bool ok1,) = _sell(p.version, p.router, p.token, p.weth, p.fee, first);
+        bool ok2 = false;
+        if (ok1 && second > 0) (ok2,) = _sell(p.version, p.router, p.token, p.weth, p.fee, second);
+        bytes memory out = abi.encode(ok1, ok2);
+        assembly {
+            revert(add(out, 32), mload(out))
+        }
     }
 
     function _sellAndMeasure(Params calldata p, Result memory r) private {

@@ -13,8 +13,11 @@ const outDir = path.join(contractsDir, 'artifacts');
 mkdirSync(outDir, { recursive: true });
 
 const sources: Record<string, { content: string }> = {};
-for (const file of readdirSync(contractsDir).filter((f) => f.endsWith('.sol'))) {
-  sources[file] = { content: readFileSync(path.join(contractsDir, file), 'utf8') };
+// contracts/*.sol and contracts/fixtures/*.sol (the analyzer's risk-pattern tokens).
+for (const dir of ['', 'fixtures']) {
+  for (const file of readdirSync(path.join(contractsDir, dir)).filter((f) => f.endsWith('.sol'))) {
+    sources[path.posix.join(dir, file)] = { content: readFileSync(path.join(contractsDir, dir, file), 'utf8') };
+  }
 }
 const input = {
   language: 'Solidity',

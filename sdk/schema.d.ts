@@ -10641,6 +10641,47 @@ export interface components {
             trust_score: number;
             twitter_handle: string | null;
         };
+        AnalysisChecks: {
+            /** @description A privileged account can change that limit; null when it could not be decided */
+            anti_whale_modifiable: boolean | null;
+            /** @description Renounced ownership can be recovered; null when it could not be decided */
+            can_take_back_ownership: boolean | null;
+            /** @description A fresh account cannot buy; null when it could not be decided */
+            cannot_buy: boolean | null;
+            /** @description A holder cannot sell 100% of a balance; null when it could not be decided */
+            cannot_sell_all: boolean | null;
+            /** @description Transfers call an address the owner can change; null when it could not be decided */
+            external_call: boolean | null;
+            /** @description A privileged address other than owner(); null when it could not be decided */
+            hidden_owner: boolean | null;
+            /** @description A max-transaction or max-wallet limit applies; null when it could not be decided */
+            is_anti_whale: boolean | null;
+            /** @description A privileged account can block addresses; null when it could not be decided */
+            is_blacklisted: boolean | null;
+            /** @description New tokens can be minted by a privileged account; null when it could not be decided */
+            is_mintable: boolean | null;
+            /** @description Upgradeable: the code can be replaced; null when it could not be decided */
+            is_proxy: boolean | null;
+            /** @description Only listed addresses may trade; null when it could not be decided */
+            is_whitelisted: boolean | null;
+            /** @description A privileged account can set or burn holders' balances; null when it could not be decided */
+            owner_change_balance: boolean | null;
+            /** @description The code can self-destruct; null when it could not be decided */
+            selfdestruct: boolean | null;
+            /** @description A privileged account can change the taxes; null when it could not be decided */
+            slippage_modifiable: boolean | null;
+            /** @description A holder must wait between sales; null when it could not be decided */
+            trading_cooldown: boolean | null;
+            /** @description A privileged account can pause transfers; null when it could not be decided */
+            transfer_pausable: boolean | null;
+        };
+        AnalysisFlag: {
+            /** @description A `checks` name, or honeypot, high_sell_tax, holder_concentration, unlocked_liquidity, unverified_owner_privileges */
+            code: string;
+            message: string;
+            /** @enum {string} */
+            severity: "info" | "low" | "medium" | "high" | "critical";
+        };
         AnalyzeRequest: {
             /**
              * @description Example-skill variant: chain name (default base). Selects the variant answer.
@@ -10774,11 +10815,33 @@ export interface components {
                 has_buyback: boolean;
             };
             chain_id: number;
+            checks: components["schemas"]["AnalysisChecks"];
             contract_address: string;
+            creator: {
+                address: string | null;
+                /** @description The creator's share of the supply, in percent (5 means 5%) */
+                balance_percent: number | null;
+            };
             fees: {
                 buy_fee_percent: number;
                 sell_fee_percent: number;
                 transfer_fee_percent: number;
+            };
+            flags: components["schemas"]["AnalysisFlag"][];
+            holders: {
+                /** @description Accounts with a balance; null when the Transfer history could not be read in full */
+                holder_count: number | null;
+                top_holders: {
+                    address: string;
+                    is_contract: boolean;
+                    /** @description A burn address or a known liquidity locker */
+                    is_locked: boolean;
+                    percent: number;
+                    /** @enum {string|null} */
+                    tag: "pair" | "locker" | "burn" | "creator" | null;
+                }[] | null;
+                /** @description Share of the supply held by the 10 largest holders, in percent (5 means 5%) */
+                top10_percent: number | null;
             };
             is_honeypot: boolean;
             liquidity: {
@@ -10786,6 +10849,8 @@ export interface components {
                 /** @description Days until the lock ends; 36500 when the LP tokens are burned */
                 lock_duration_days: number;
             };
+            /** @description owner()'s share of the supply (null without an owner), in percent (5 means 5%) */
+            owner_balance_percent: number | null;
             ownership: {
                 is_multisig: boolean;
                 is_renounced: boolean;
@@ -10797,6 +10862,18 @@ export interface components {
             risk_level: "low" | "medium" | "high" | "critical";
             /** @enum {string} */
             safety_rating: "A" | "B" | "C" | "D" | "F";
+            simulation: {
+                buy_gas: number | null;
+                /** @description Measured buy tax, in percent (5 means 5%) */
+                buy_tax: number | null;
+                /** @description Largest share of a bought balance sellable in one transaction (bisection), in percent (5 means 5%) */
+                max_sell_percent: number | null;
+                sell_gas: number | null;
+                /** @description Measured sell tax, in percent (5 means 5%) */
+                sell_tax: number | null;
+                /** @description Measured tax on a transfer between two non-owner holders, in percent (5 means 5%) */
+                transfer_tax: number | null;
+            };
             summary: string;
         };
         CreatedWebhook: {
@@ -11816,15 +11893,47 @@ export interface components {
             chain: string;
             contract_address: string;
             details: {
+                /** @description A privileged account can change that limit; null when it could not be decided */
+                anti_whale_modifiable: boolean | null;
                 blacklist: boolean;
+                /** @description Renounced ownership can be recovered; null when it could not be decided */
+                can_take_back_ownership: boolean | null;
+                /** @description A fresh account cannot buy; null when it could not be decided */
+                cannot_buy: boolean | null;
+                /** @description A holder cannot sell 100% of a balance; null when it could not be decided */
+                cannot_sell_all: boolean | null;
+                /** @description Transfers call an address the owner can change; null when it could not be decided */
+                external_call: boolean | null;
                 has_buyback: boolean;
+                /** @description A privileged address other than owner(); null when it could not be decided */
+                hidden_owner: boolean | null;
                 honeypot: boolean;
+                /** @description A max-transaction or max-wallet limit applies; null when it could not be decided */
+                is_anti_whale: boolean | null;
+                /** @description A privileged account can block addresses; null when it could not be decided */
+                is_blacklisted: boolean | null;
+                /** @description New tokens can be minted by a privileged account; null when it could not be decided */
+                is_mintable: boolean | null;
+                /** @description Upgradeable: the code can be replaced; null when it could not be decided */
+                is_proxy: boolean | null;
+                /** @description Only listed addresses may trade; null when it could not be decided */
+                is_whitelisted: boolean | null;
                 liquidity_locked: boolean;
                 mint_authority: boolean;
                 multisig_owner: boolean;
+                /** @description A privileged account can set or burn holders' balances; null when it could not be decided */
+                owner_change_balance: boolean | null;
                 owner_renounced: boolean;
                 pausable: boolean;
                 proxy_contract: boolean;
+                /** @description The code can self-destruct; null when it could not be decided */
+                selfdestruct: boolean | null;
+                /** @description A privileged account can change the taxes; null when it could not be decided */
+                slippage_modifiable: boolean | null;
+                /** @description A holder must wait between sales; null when it could not be decided */
+                trading_cooldown: boolean | null;
+                /** @description A privileged account can pause transfers; null when it could not be decided */
+                transfer_pausable: boolean | null;
             };
             flags: string[];
             /** @description Higher is riskier */

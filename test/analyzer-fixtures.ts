@@ -59,8 +59,40 @@ export interface AnalyzerFixtures {
   v3Locked: LockedFixture;
   /** Every locker above (for LIQUIDITY_LOCKERS). */
   lockers: Address[];
+  /** One token per risky owner power (contracts/fixtures/RiskTokens.sol), deployed with the devnet (riskTokens). */
+  risk: RiskFixtures;
   /** The devnet's own sample tokens by kind (clean, honeypot, fee_on_transfer, ...). */
   sample: Record<DevnetDeployment['sampleTokens'][number]['kind'], Address>;
+}
+
+export interface RiskFixtures {
+  blacklist: Address;
+  whitelist: Address;
+  antiWhale: Address;
+  cooldown: Address;
+  pausable: Address;
+  /** Renounced; `hiddenOperator` can still change the sell fee. */
+  hiddenOwner: Address;
+  hiddenOperator: Address;
+  /** Renounced; the deployer can call recoverOwnership(). */
+  recoverable: Address;
+  balanceSetter: Address;
+  selfdestruct: Address;
+  /** Transfers call `feeReceiver`, which the owner can replace. */
+  externalCall: Address;
+  feeReceiver: Address;
+  /** At most 10% of a balance per sale. */
+  sellLimit: Address;
+  /** Owner-only blocking and balance setting behind names no list knows (deployed here, not on the devnet). */
+  obscure: Address;
+  /** Renounced; `keeper` (anvil account 5) can burn any holder's tokens through an unknown function (deployed here). */
+  obscureKeeper: Address;
+  keeper: Address;
+  /** An AntiWhaleToken whose max transaction (1,000 tokens) is below the analyzer's default buy (deployed here). */
+  tightAntiWhale: Address;
+  /** Renounced plain token; `whale` holds 90% of the supply. */
+  concentrated: Address;
+  whale: Address;
 }
 
 export async function deployAnalyzerFixtures(
@@ -155,6 +187,11 @@ export async function deployAnalyzerFixtures(
   await call(v3Honeypot, 'HoneypotToken', 'setPair', [(await v3PoolFor(v3Honeypot)).pool]);
   const v3Burned = await deploy('PlatformToken', ['V3 Burned', 'VBURN', 10n * MILLION]);
   await v3PoolFor(v3Burned, DEAD);
+  // The rest of its supply burned too: no holder but the pool and 0x…dEaD (holder_concentration).
+  await call(v3Burned, 'PlatformToken', 'transfer', [
+    DEAD,
+    await read<bigint>(v3Burned, 'PlatformToken', 'balanceOf', [account.address]),
+  ]);
   await call(v3Burned, 'PlatformToken', 'renounceOwnership');
   const v3Locker = await deploy('UncxV3StyleLocker');
   const v3Locked = { locker: v3Locker, days: 120 } as LockedFixture;
@@ -164,6 +201,42 @@ export async function deployAnalyzerFixtures(
   await call(manager, 'NonfungiblePositionManager', 'approve', [v3Locker, position.tokenId]);
   await call(v3Locker, 'UncxV3StyleLocker', 'lock', [manager, position.tokenId, position.pool, await unlockIn(v3Locked.days)]);
   await call(v3Locked.token, 'PlatformToken', 'renounceOwnership');
+
+  // Risk patterns (issue 25): deployed with the devnet (server/chain/devnet/deploy.ts, riskTokens).
+  const riskOf = (kind: DevnetDeployment['riskTokens'][number]['kind']) => {
+    const found = deployment.riskTokens.find((token) => token.kind === kind);
+    if (!found) throw new Error(`the devnet has no ${kind} risk token`);
+    return found;
+  };
+  const risk: RiskFixtures = {
+    blacklist: riskOf('blacklist').address,
+    whitelist: riskOf('whitelist').address,
+    antiWhale: riskOf('anti_whale').address,
+    cooldown: riskOf('cooldown').address,
+    pausable: riskOf('pausable').address,
+    hiddenOwner: riskOf('hidden_owner').address,
+    hiddenOperator: riskOf('hidden_owner').account!,
+    recoverable: riskOf('recoverable_owner').address,
+    balanceSetter: riskOf('balance_setter').address,
+    selfdestruct: riskOf('selfdestruct').address,
+    externalCall: riskOf('external_call').address,
+    feeReceiver: riskOf('external_call').account!,
+    sellLimit: riskOf('sell_limit').address,
+    concentrated: riskOf('concentrated').address,
+    whale: riskOf('concentrated').account!,
+    obscure: await deploy('ObscureToken', [10n * MILLION]),
+    obscureKeeper: await deploy('ObscureKeeperToken', [10n * MILLION, privateKeyToAccount(ANVIL_KEYS[5]!).address]),
+    keeper: privateKeyToAccount(ANVIL_KEYS[5]!).address,
+    tightAntiWhale: await deploy('AntiWhaleToken', [10n * MILLION]),
+  };
+  await call(risk.tightAntiWhale, 'AntiWhaleToken', 'setPair', [await pairFor(risk.tightAntiWhale, DEAD)]);
+  await call(risk.tightAntiWhale, 'AntiWhaleToken', 'transfer', [DEAD, 9n * MILLION]);
+  await call(risk.tightAntiWhale, 'AntiWhaleToken', 'setMaxTxAmount', [1_000n * TOKEN]);
+  await call(risk.obscureKeeper, 'ObscureKeeperToken', 'setPair', [await pairFor(risk.obscureKeeper, DEAD)]);
+  await call(risk.obscureKeeper, 'ObscureKeeperToken', 'transfer', [DEAD, 9n * MILLION]);
+  await call(risk.obscureKeeper, 'ObscureKeeperToken', 'renounceOwnership');
+  await call(risk.obscure, 'ObscureToken', 'setPair', [await pairFor(risk.obscure, DEAD)]);
+  await call(risk.obscure, 'ObscureToken', 'transfer', [DEAD, 9n * MILLION]);
 
   const sample = Object.fromEntries(
     deployment.sampleTokens.map((token) => [token.kind, token.address]),
@@ -185,6 +258,7 @@ export async function deployAnalyzerFixtures(
     v3Honeypot,
     v3Burned,
     v3Locked,
+    risk,
     lockers: [uncxLocker, pinkLocker, teamLocker, v3Locker, deployment.liquidityLocker],
     sample,
   };

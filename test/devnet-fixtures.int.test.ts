@@ -117,4 +117,30 @@ describe('devnet fixtures', () => {
     const clean = sample('clean');
     expect(await balance(clean.pair!, '0x000000000000000000000000000000000000dEaD')).toBeGreaterThan(0n);
   });
+
+  it('deploys one risk-pattern token per analyzer check, each with a V2 pool holding 1M tokens and its LP burned', async () => {
+    const kinds = chain.deployment.riskTokens.map((token) => token.kind).sort();
+    expect(kinds).toEqual([
+      'anti_whale',
+      'balance_setter',
+      'blacklist',
+      'concentrated',
+      'cooldown',
+      'external_call',
+      'hidden_owner',
+      'pausable',
+      'recoverable_owner',
+      'selfdestruct',
+      'sell_limit',
+      'whitelist',
+    ]);
+    for (const token of chain.deployment.riskTokens) {
+      expect(await balance(token.address, token.pair), token.kind).toBe(1_000_000n * 10n ** 18n);
+      expect(await balance(token.pair, '0x000000000000000000000000000000000000dEaD'), token.kind).toBeGreaterThan(0n);
+    }
+    const whale = chain.deployment.riskTokens.find((token) => token.kind === 'concentrated')!;
+    expect(await balance(whale.address, whale.account!)).toBe(9_000_000n * 10n ** 18n);
+    // The clean token's deployer keeps nothing.
+    expect(await balance(sample('clean').address, chain.deployment.deployer)).toBe(0n);
+  });
 });

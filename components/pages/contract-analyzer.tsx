@@ -67,6 +67,17 @@ function Fact({ label, value, testId }: { label: string; value: string; testId?:
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 const percent = (value: number) => `${value.toLocaleString('en-US', { maximumFractionDigits: 2 })} %`;
+const maybePercent = (value: number | null) => (value === null ? 'not measured' : percent(value));
+const maybeNumber = (value: number | null) => (value === null ? 'not measured' : value.toLocaleString('en-US'));
+
+const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+const SEVERITY_STYLE: Record<(typeof SEVERITIES)[number], string> = {
+  critical: 'bg-rose-700 text-white',
+  high: 'bg-orange-600 text-white',
+  medium: 'bg-amber-500 text-slate-950',
+  low: 'bg-sky-700 text-white',
+  info: 'bg-slate-700 text-white',
+};
 
 export function ContractAnalyzer({ chainId }: { chainId: number }) {
   const trpc = useTRPC();
@@ -170,6 +181,80 @@ export function ContractAnalyzer({ chainId }: { chainId: number }) {
               </ul>
             )}
           </Card>
+
+          <Card title="Findings by severity">
+            {result.flags.length === 0 ? (
+              <p className="text-slate-300">No findings.</p>
+            ) : (
+              <ul className="flex flex-col gap-2" data-testid="analysis-flags">
+                {[...result.flags]
+                  .sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity))
+                  .map((flag) => (
+                    <li key={`${flag.code}:${flag.message}`} className="break-words text-sm" data-severity={flag.severity}>
+                      <span className={`mr-2 rounded px-2 py-0.5 text-xs font-semibold ${SEVERITY_STYLE[flag.severity]}`}>
+                        {flag.severity}
+                      </span>
+                      <span className="mr-2 rounded bg-slate-800 px-2 py-0.5 font-mono text-xs">{flag.code}</span>
+                      {flag.message}
+                    </li>
+                  ))}
+              </ul>
+            )}
+          </Card>
+
+          <div className="grid gap-4 md:grid-cols-2">
+            <Card title="Simulated trades">
+              <dl className="text-sm" data-testid="analysis-simulation">
+                <Fact label="Buy tax" value={maybePercent(result.simulation.buy_tax)} />
+                <Fact label="Sell tax" value={maybePercent(result.simulation.sell_tax)} />
+                <Fact label="Transfer tax" value={maybePercent(result.simulation.transfer_tax)} />
+                <Fact label="Buy gas" value={maybeNumber(result.simulation.buy_gas)} />
+                <Fact label="Sell gas" value={maybeNumber(result.simulation.sell_gas)} />
+                <Fact
+                  label="Largest sellable share"
+                  value={maybePercent(result.simulation.max_sell_percent)}
+                  testId="analysis-max-sell"
+                />
+              </dl>
+            </Card>
+            <Card title="Holders">
+              {result.holders.top_holders === null ? (
+                <p className="text-slate-300">The transfer history is too long to read here; holders not counted.</p>
+              ) : (
+                <>
+                  <p className="mb-2 text-sm text-slate-300">
+                    {result.holders.holder_count} holders; the top 10 hold {maybePercent(result.holders.top10_percent)}.
+                  </p>
+                  <table className="w-full text-left text-sm" data-testid="analysis-holders">
+                    <thead>
+                      <tr className="text-slate-400">
+                        <th scope="col">Address</th>
+                        <th scope="col" className="text-right">
+                          Share
+                        </th>
+                        <th scope="col">Kind</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {result.holders.top_holders.map((holder) => (
+                        <tr key={holder.address} className="border-t border-slate-800">
+                          <td className="max-w-0 truncate font-mono text-xs" title={holder.address}>
+                            {holder.address}
+                          </td>
+                          <td className="text-right">{percent(holder.percent)}</td>
+                          <td>
+                            {[holder.tag, holder.is_contract ? 'contract' : null, holder.is_locked ? 'locked' : null]
+                              .filter(Boolean)
+                              .join(', ') || '—'}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </>
+              )}
+            </Card>
+          </div>
 
           <div className="grid gap-4 md:grid-cols-2">
             <Card title="Trading">

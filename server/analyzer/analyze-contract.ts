@@ -11,8 +11,10 @@ import {
 } from 'viem';
 import { chain, rpcError, type ChainContext } from '../chain/client';
 import { ApiError } from '../core/errors';
-import { capabilitiesOf } from './selectors';
-import { grade, type Findings, type Grade } from './grade';
+import { capabilitiesOf, pushedSelectors } from './selectors';
+import { runChecks, type Checks } from './checks';
+import { grade, type Findings, type Flag, type Grade } from './grade';
+import { readHolders, type HolderReport } from './read-holders';
 import { DEAD, findMainPool, readLiquidity } from './read-liquidity';
 import { FRIEND_ADDRESS, simulateTrades, taxPercent, type Pool, type TradeResult } from './simulate-trades';
 import { isNodeFailure, tryRead } from './try-read';
@@ -52,6 +54,19 @@ export interface Analysis {
   ownership: { is_renounced: boolean; is_multisig: boolean; owner_address: string };
   liquidity: { is_locked: boolean; lock_duration_days: number };
   buyback: { has_buyback: boolean };
+  checks: Checks;
+  holders: HolderReport['holders'];
+  creator: HolderReport['creator'];
+  owner_balance_percent: number | null;
+  simulation: {
+    buy_tax: number | null;
+    sell_tax: number | null;
+    transfer_tax: number | null;
+    buy_gas: number | null;
+    sell_gas: number | null;
+    max_sell_percent: number | null;
+  };
+  flags: Flag[];
   risk_factors: string[];
   summary: string;
   analyzed_at: string;
@@ -153,6 +168,23 @@ async function ownerCanCall(
   return done !== null;
 }
 
+/**
+ * The trade simulation; when the buy fails, once more with 1% of the size (a max-transaction limit
+ * below 0.5% of the pool's depth is not a failed buy).
+ */
+async function tradeWithRetry(
+  client: PublicClient,
+  chainKey: string,
+  input: Parameters<typeof simulateTrades>[2],
+): Promise<TradeResult> {
+  const first = await simulateTrades(client, chainKey, input);
+  if (first.buyOk && first.bought > 0n) return first;
+  const smaller = first.ethIn / 100n;
+  if (smaller < 10n ** 9n) return first;
+  const second = await simulateTrades(client, chainKey, { ...input, ethIn: smaller });
+  return second.buyOk && second.bought > 0n ? second : first;
+}
+
 async function runAnalysis(
   context: ChainContext,
   token: Address,
@@ -196,11 +228,12 @@ async function runAnalysis(
 
   const times: (bigint | undefined)[] = [undefined, ...RECHECK_DAYS.map((days) => block.timestamp + BigInt(days) * 86_400n)];
   const buyback = capabilities.get('buyback') ?? [];
-  const [trades, liquidity, minting, buybackWorks] = await Promise.all([
+  const liveOwner = owner.address && !owner.renounced && !isBurnAddress(owner.address) ? owner.address : null;
+  const [trades, liquidity, minting, buybackWorks, holderReport] = await Promise.all([
     pool
       ? Promise.all(
           times.map((timestamp) =>
-            simulateTrades(client, chainKey, { token, weth: addresses.weth, pool, timestamp }).catch((error: unknown) => {
+            tradeWithRetry(client, chainKey, { token, weth: addresses.weth, pool, timestamp }).catch((error: unknown) => {
               // A node without block overrides still gets today's answer; the recheck is reported missing.
               if (timestamp === undefined) throw error;
               return null;
@@ -211,7 +244,40 @@ async function runAnalysis(
     pool ? readLiquidity(client, pool, addresses.liquidityLockers, block.timestamp) : Promise.resolve(null),
     ownerCanCall(client, token, owner.address, mint, 'mint(address,uint256)', FRIEND_ADDRESS),
     pool ? ownerCanCall(client, token, owner.address, buyback, 'buyback(address,uint256)', pool.address) : Promise.resolve(false),
+    readHolders(client, {
+      token,
+      latest: block.number,
+      pool: pool?.address ?? null,
+      lockers: addresses.liquidityLockers,
+      owner: liveOwner,
+    }),
   ]);
+  const codes = logicCode && logicCode !== '0x' ? [code, logicCode] : [code];
+  const now = trades[0] ?? null;
+  const isProxy = Boolean(proxy.implementation ?? proxy.beacon) || (capabilities.get('upgrade') ?? []).length > 0;
+  const checkReport = await runChecks({
+    client,
+    chainKey,
+    token,
+    weth: addresses.weth,
+    pool,
+    base: now,
+    ethIn: now?.ethIn,
+    owner: liveOwner,
+    creator: holderReport.creator.address,
+    selectors: new Set(codes.flatMap((one) => [...pushedSelectors(one)])),
+    codes,
+    isProxy,
+    mintable: mint.length > 0 && (!owner.renounced || minting),
+    supply: holderReport.supply,
+    infrastructure: [
+      addresses.weth,
+      addresses.uniswapV2Factory,
+      addresses.uniswapV2Router,
+      addresses.uniswapV3Factory,
+      ...addresses.swapRouterAllowlist,
+    ],
+  });
 
   const findings: Findings = {
     symbol,
@@ -237,6 +303,9 @@ async function runAnalysis(
       unlockInDays: liquidity?.unlockInDays ?? null,
       v3: pool?.version === 3,
     },
+    checks: checkReport.checks,
+    evidence: checkReport.evidence,
+    topHolders: holderReport.holders.top_holders,
   };
   const result = grade(findings);
   return {
@@ -257,6 +326,19 @@ async function runAnalysis(
       ownership: { is_renounced: owner.renounced, is_multisig: result.isMultisig, owner_address: owner.address ?? zeroAddress },
       liquidity: { is_locked: result.isLocked, lock_duration_days: result.lockDays },
       buyback: { has_buyback: findings.capabilities.buyback.length > 0 },
+      checks: checkReport.checks,
+      holders: holderReport.holders,
+      creator: holderReport.creator,
+      owner_balance_percent: holderReport.owner_balance_percent,
+      simulation: {
+        buy_tax: findings.fees.buy,
+        sell_tax: findings.fees.sell,
+        transfer_tax: findings.fees.transfer,
+        buy_gas: now?.buyOk ? Number(now.buyGas) : null,
+        sell_gas: now?.sellOk ? Number(now.sellGas) : null,
+        max_sell_percent: now?.buyOk && now.bought > 0n && now.approveOk ? Number(now.maxSellBps) / 100 : null,
+      },
+      flags: result.flags,
       risk_factors: result.factors,
       summary: result.summary,
       analyzed_at: new Date().toISOString(),

@@ -8,6 +8,7 @@ import { sharedCache } from '../core/shared-state';
 import { emit } from '../events/emit';
 import { CHAIN_NAMES } from '../schemas/analysis';
 import { analyzeContract, latestBlock, type Analysis, type AnalysisResult } from './analyze-contract';
+import type { Checks } from './checks';
 
 // POST /api/analyze: which chain, the result cache, scan.completed, and the two answer shapes.
 
@@ -41,7 +42,8 @@ export interface SkillAnalysis {
     | 'pausable'
     | 'blacklist',
     boolean
-  >;
+  > &
+    Checks;
   analyzed_at: string;
 }
 
@@ -81,6 +83,7 @@ export function skillVariant(result: AnalysisResult, chainName: string): SkillAn
       has_buyback: analysis.buyback.has_buyback,
       pausable: caps.pause.length > 0,
       blacklist: caps.blacklist.length > 0,
+      ...analysis.checks,
     },
     analyzed_at: analysis.analyzed_at,
   };

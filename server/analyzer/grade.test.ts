@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { CHECK_NAMES, type Checks } from './checks';
 import { FOREVER_DAYS, grade, ratingFor, type Findings } from './grade';
+
+const allFalse = (): Checks => Object.fromEntries(CHECK_NAMES.map((name) => [name, false])) as Checks;
 
 const clean = (): Findings => ({
   symbol: 'TKN',
@@ -22,6 +25,9 @@ const clean = (): Findings => ({
   },
   proxy: { implementation: null, admin: null, beacon: null },
   liquidity: { pool: '0xpool', burnedShare: 1, lockedShare: 0, unlockInDays: null, v3: false },
+  checks: allFalse(),
+  evidence: {},
+  topHolders: [],
 });
 
 describe('the analyzer rubric', () => {
@@ -78,5 +84,50 @@ describe('the analyzer rubric', () => {
   it('is deterministic', () => {
     const findings = { ...clean(), fees: { buy: 12.5, sell: 30, transfer: 0 } };
     expect(grade(findings)).toEqual(grade(structuredClone(findings)));
+  });
+
+  it('caps the grade at D for a blacklist, pause, whitelist, hidden owner, reclaimable ownership or balance control', () => {
+    for (const check of [
+      'is_blacklisted',
+      'transfer_pausable',
+      'is_whitelisted',
+      'hidden_owner',
+      'can_take_back_ownership',
+      'owner_change_balance',
+    ] as const) {
+      const findings = clean();
+      findings.checks[check] = true;
+      const result = grade(findings);
+      expect(['D', 'F'], check).toContain(result.rating);
+      expect(result.flags.map((flag) => flag.code)).toContain(check);
+    }
+  });
+
+  it('grades cannot_sell_all and a sell tax above 50% F like a honeypot', () => {
+    const limited = clean();
+    limited.checks.cannot_sell_all = true;
+    expect(grade(limited).rating).toBe('F');
+    const taxed = clean();
+    taxed.fees.sell = 60;
+    const result = grade(taxed);
+    expect(result.rating).toBe('F');
+    expect(result.flags.find((flag) => flag.code === 'high_sell_tax')?.severity).toBe('critical');
+  });
+
+  it('caps at C when one holder other than a pair, locker or burn address holds more than half', () => {
+    const whale = clean();
+    whale.topHolders = [
+      { address: '0x0000000000000000000000000000000000000001', percent: 90, is_contract: false, is_locked: false, tag: null },
+    ];
+    expect(['C', 'D', 'F']).toContain(grade(whale).rating);
+    const pair = clean();
+    pair.topHolders = [
+      { address: '0x0000000000000000000000000000000000000001', percent: 90, is_contract: true, is_locked: false, tag: 'pair' },
+    ];
+    expect(grade(pair).rating).toBe('A');
+  });
+
+  it('answers no flags for a clean token whose checks are all false', () => {
+    expect(grade(clean()).flags).toEqual([]);
   });
 });

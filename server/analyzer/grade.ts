@@ -1,3 +1,6 @@
+import type { CheckName, Checks } from './checks';
+import type { TopHolder } from './read-holders';
+
 // The analyzer's rubric (docs/analyzer.md): findings -> risk points -> safety_rating and risk_level.
 // Deterministic: the same findings always give the same grade, factors and summary.
 
@@ -40,7 +43,58 @@ export interface Findings {
     /** The main pool is Uniswap V3: shares are of its in-range liquidity (position NFTs). */
     v3: boolean;
   };
+  /** The GoPlus-style checks (checks.ts); null = undecided. */
+  checks: Checks;
+  /** What decided each true check. */
+  evidence: Partial<Record<CheckName, string>>;
+  /** The largest holders (null when the Transfer history could not be read in full). */
+  topHolders: TopHolder[] | null;
 }
+
+export type Severity = 'info' | 'low' | 'medium' | 'high' | 'critical';
+export type FlagCode =
+  CheckName | 'honeypot' | 'high_sell_tax' | 'holder_concentration' | 'unlocked_liquidity' | 'unverified_owner_privileges';
+export interface Flag {
+  code: FlagCode;
+  severity: Severity;
+  message: string;
+}
+
+/** Per check: the flag's severity and message when true, the risk points it adds (0: an older factor already counts it), and the grade it caps at. */
+export const CHECK_RUBRIC: Record<CheckName, { severity: Severity; points: number; cap?: Rating; message: string }> = {
+  is_mintable: { severity: 'medium', points: 0, message: 'new tokens can be minted' },
+  is_proxy: { severity: 'medium', points: 0, message: 'the contract is upgradeable; its code can be replaced' },
+  is_blacklisted: { severity: 'high', points: 0, cap: 'D', message: 'a privileged account can block addresses from trading' },
+  is_whitelisted: { severity: 'high', points: 20, cap: 'D', message: 'only addresses on a list may trade' },
+  is_anti_whale: { severity: 'low', points: 5, message: 'a max-transaction or max-wallet limit applies' },
+  anti_whale_modifiable: {
+    severity: 'medium',
+    points: 5,
+    message: 'a privileged account can change the max-transaction or max-wallet limit',
+  },
+  trading_cooldown: { severity: 'low', points: 5, message: 'a holder must wait between sales' },
+  transfer_pausable: { severity: 'high', points: 0, cap: 'D', message: 'a privileged account can pause transfers' },
+  cannot_buy: { severity: 'critical', points: 0, message: 'a fresh account cannot buy' },
+  cannot_sell_all: { severity: 'critical', points: 60, cap: 'F', message: 'a holder cannot sell its whole balance' },
+  slippage_modifiable: { severity: 'medium', points: 0, message: 'a privileged account can change the taxes' },
+  hidden_owner: { severity: 'high', points: 20, cap: 'D', message: 'an account other than owner() holds privileges' },
+  can_take_back_ownership: { severity: 'high', points: 20, cap: 'D', message: 'renounced ownership can be taken back' },
+  owner_change_balance: {
+    severity: 'critical',
+    points: 30,
+    cap: 'D',
+    message: "a privileged account can change holders' balances",
+  },
+  selfdestruct: { severity: 'high', points: 20, message: 'the contract can destroy itself (SELFDESTRUCT)' },
+  external_call: { severity: 'medium', points: 10, message: 'transfers call an address the owner can change' },
+};
+
+/** A sell tax above this many percent grades F, like a honeypot. */
+export const MAX_SELL_TAX = 50;
+/** One holder other than a pair, locker or burn address above this many percent caps the grade at C. */
+export const CONCENTRATION_PERCENT = 50;
+const ORDER: Rating[] = ['A', 'B', 'C', 'D', 'F'];
+const worse = (a: Rating, b: Rating): Rating => (ORDER.indexOf(a) >= ORDER.indexOf(b) ? a : b);
 
 export type Rating = 'A' | 'B' | 'C' | 'D' | 'F';
 export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
@@ -55,6 +109,7 @@ export interface Grade {
   lockDays: number;
   isMultisig: boolean;
   summary: string;
+  flags: Flag[];
 }
 
 /** Share of the LP supply that must be burned or locked for the liquidity to count as locked. */
@@ -155,10 +210,60 @@ export function grade(findings: Findings): Grade {
     add(10, `short_lock: the liquidity unlocks in ${lockDays} days`);
   }
 
+  // The checks (issue 25): a flag each, points where no older factor counts them, and grade caps.
+  const flags: Flag[] = [];
+  let cap: Rating = 'A';
+  const checks = findings.checks;
+  for (const [code, rule] of Object.entries(CHECK_RUBRIC) as [CheckName, (typeof CHECK_RUBRIC)[CheckName]][]) {
+    if (checks[code] !== true) continue;
+    const evidence = findings.evidence[code];
+    const message = `${rule.message}${evidence ? ` (${evidence})` : ''}`;
+    flags.push({ code, severity: rule.severity, message });
+    if (rule.points > 0) add(rule.points, `${code}: ${message}`);
+    if (rule.cap) cap = worse(cap, rule.cap);
+  }
+  if (sell !== null && sell > 10) {
+    flags.push({
+      code: 'high_sell_tax',
+      severity: sell > MAX_SELL_TAX ? 'critical' : 'medium',
+      message: `the sell tax is ${pct(sell)}`,
+    });
+    if (sell > MAX_SELL_TAX) cap = 'F';
+  }
+  const whale = (findings.topHolders ?? []).find(
+    (holder) =>
+      holder.percent > CONCENTRATION_PERCENT && holder.tag !== 'pair' && holder.tag !== 'locker' && holder.tag !== 'burn',
+  );
+  if (whale) {
+    const message = `${whale.address} holds ${pct(whale.percent)} of the supply`;
+    flags.push({ code: 'holder_concentration', severity: 'high', message });
+    add(10, `holder_concentration: ${message}`);
+    cap = worse(cap, 'C');
+  }
+  const undecided = (Object.keys(checks) as CheckName[]).filter((code) => checks[code] === null);
+  if (controlled && undecided.length > 0)
+    flags.push({
+      code: 'unverified_owner_privileges',
+      severity: 'low',
+      message: `the owner exists and these checks could not be decided: ${undecided.join(', ')}`,
+    });
+
   const isHoneypot = honeypotNow || delayed.length > 0;
-  const rating = isHoneypot ? 'F' : ratingFor(score);
+  if (isHoneypot)
+    flags.unshift({
+      code: 'honeypot',
+      severity: 'critical',
+      message: factors.find((factor) => /^(delayed_)?honeypot:/.test(factor))!.replace(/^[a-z_]+: /, ''),
+    });
+  const rating = isHoneypot ? 'F' : worse(ratingFor(score), cap);
   const riskLevel = LEVEL[rating];
   const name = findings.symbol ?? 'The token';
+  if (liquidity.pool && !isLocked)
+    flags.push({
+      code: 'unlocked_liquidity',
+      severity: 'medium',
+      message: `only ${pct(protectedShare * 100)} of the liquidity is burned or locked`,
+    });
   const summary = isHoneypot
     ? `${name} is a ${honeypotNow ? '' : 'delayed '}honeypot: bought tokens cannot be sold${honeypotNow ? '' : ` after ${Math.min(...delayed)} days`}. Rating F.`
     : `${name}: rating ${rating} (${riskLevel} risk, ${score} risk points). Taxes buy ${pct(buy ?? 0)}, sell ${pct(sell ?? 0)}, transfer ${pct(transfer ?? 0)}; ` +
@@ -175,5 +280,6 @@ export function grade(findings: Findings): Grade {
     lockDays,
     isMultisig: multisig,
     summary,
+    flags,
   };
 }

@@ -47,6 +47,28 @@ export interface TradeResult {
   sold: bigint;
   poolTokensIn: bigint;
   ethOut: bigint;
+  buyGas: bigint;
+  sellGas: bigint;
+  adminOk: boolean;
+  balanceAfterAdmin: bigint;
+  sellAllOk: boolean;
+  sellHalfOk: boolean;
+  /** Largest share of the balance that sells in one transaction, in basis points (bisection). */
+  maxSellBps: bigint;
+  firstSmallSellOk: boolean;
+  secondSmallSellOk: boolean;
+  /** The ETH the buy spent. */
+  ethIn: bigint;
+}
+
+/**
+ * A privileged call made during the simulation as `caller` (its code is overridden with the probe's,
+ * whose relay() makes the call): before the buy (stage 0) or right after it (stage 1).
+ */
+export interface AdminCall {
+  caller: Address;
+  data: Hex;
+  stage: 0 | 1;
 }
 
 const probeCode = sharedCache<Hex>('analyzer.probe-code', { ttlMs: 24 * 3600_000, dropOn: [] });
@@ -84,35 +106,47 @@ export function tradeSize(pool: Pool): bigint {
 export async function simulateTrades(
   client: PublicClient,
   chainKey: string,
-  input: { token: Address; weth: Address; pool: Pool; timestamp?: bigint },
+  input: {
+    token: Address;
+    weth: Address;
+    pool: Pool;
+    timestamp?: bigint;
+    admin?: AdminCall;
+    /** The ETH to buy with (default tradeSize(pool)). */
+    ethIn?: bigint;
+    /** Extra code overrides (e.g. a contract replaced by one that reverts). */
+    codeOverrides?: { address: Address; code: Hex }[];
+  },
 ): Promise<TradeResult> {
   const { abi } = artifact('AnalyzerProbe');
   const code = await runtimeCode(client, chainKey);
-  const ethIn = tradeSize(input.pool);
-  const data = encodeFunctionData({
-    abi,
-    functionName: 'probe',
-    args: [
-      {
-        version: input.pool.version,
-        router: input.pool.router,
-        pool: input.pool.address,
-        token: input.token,
-        weth: input.weth,
-        fee: input.pool.fee,
-        friend: FRIEND_ADDRESS,
-        ethIn,
-        transferBps: 1000n,
-      },
-    ],
-  });
+  const ethIn = input.ethIn ?? tradeSize(input.pool);
+  const params = {
+    version: input.pool.version,
+    router: input.pool.router,
+    pool: input.pool.address,
+    token: input.token,
+    weth: input.weth,
+    fee: input.pool.fee,
+    friend: FRIEND_ADDRESS,
+    ethIn,
+    transferBps: 1000n,
+  };
+  const data = input.admin
+    ? encodeFunctionData({ abi, functionName: 'probeAs', args: [params, input.admin] })
+    : encodeFunctionData({ abi, functionName: 'probe', args: [params] });
+  const overrides: { address: Address; code: Hex; balance?: bigint }[] = [
+    { address: PROBE_ADDRESS, code, balance: ethIn * 2n },
+    ...(input.codeOverrides ?? []),
+  ];
+  if (input.admin) overrides.push({ address: input.admin.caller, code, balance: 0n });
   let raw: Hex | undefined;
   try {
     ({ data: raw } = await client.call({
       to: PROBE_ADDRESS,
       data,
       gas: 30_000_000n,
-      stateOverride: [{ address: PROBE_ADDRESS, code, balance: ethIn * 2n }],
+      stateOverride: overrides.map(({ balance, ...rest }) => (balance ? { ...rest, balance } : rest)),
       blockOverrides: input.timestamp !== undefined ? { time: input.timestamp } : undefined,
     }));
   } catch (error) {
@@ -124,6 +158,7 @@ export async function simulateTrades(
   > & { buyError: Hex; sellError: Hex };
   return {
     ...result,
+    ethIn,
     buyError: result.buyOk ? null : (revertReason(result.buyError) ?? 'reverted'),
     sellError: result.sellOk ? null : (revertReason(result.sellError) ?? 'reverted'),
   };

@@ -26,6 +26,51 @@ export const analyzeBody = z
   })
   .openapi('AnalyzeRequest');
 
+const check = (description: string) =>
+  z
+    .boolean()
+    .nullable()
+    .openapi({ description: `${description}; null when it could not be decided` });
+
+/** The GoPlus-style checks (docs/analyzer.md, "Checks"). */
+export const analysisChecks = z
+  .strictObject({
+    is_mintable: check('New tokens can be minted by a privileged account'),
+    is_proxy: check('Upgradeable: the code can be replaced'),
+    is_blacklisted: check('A privileged account can block addresses'),
+    is_whitelisted: check('Only listed addresses may trade'),
+    is_anti_whale: check('A max-transaction or max-wallet limit applies'),
+    anti_whale_modifiable: check('A privileged account can change that limit'),
+    trading_cooldown: check('A holder must wait between sales'),
+    transfer_pausable: check('A privileged account can pause transfers'),
+    cannot_buy: check('A fresh account cannot buy'),
+    cannot_sell_all: check('A holder cannot sell 100% of a balance'),
+    slippage_modifiable: check('A privileged account can change the taxes'),
+    hidden_owner: check('A privileged address other than owner()'),
+    can_take_back_ownership: check('Renounced ownership can be recovered'),
+    owner_change_balance: check("A privileged account can set or burn holders' balances"),
+    selfdestruct: check('The code can self-destruct'),
+    external_call: check('Transfers call an address the owner can change'),
+  })
+  .openapi('AnalysisChecks');
+
+const percent = (description: string) =>
+  z
+    .number()
+    .nullable()
+    .openapi({ description: `${description}, in percent (5 means 5%)` });
+
+export const analysisFlag = z
+  .strictObject({
+    code: z.string().openapi({
+      description:
+        'A `checks` name, or honeypot, high_sell_tax, holder_concentration, unlocked_liquidity, unverified_owner_privileges',
+    }),
+    severity: z.enum(['info', 'low', 'medium', 'high', 'critical']),
+    message: z.string(),
+  })
+  .openapi('AnalysisFlag');
+
 export const contractAnalysis = z
   .strictObject({
     contract_address: addressOut,
@@ -51,6 +96,40 @@ export const contractAnalysis = z
         .openapi({ description: 'Days until the lock ends; 36500 when the LP tokens are burned' }),
     }),
     buyback: z.strictObject({ has_buyback: z.boolean() }),
+    checks: analysisChecks,
+    holders: z.strictObject({
+      holder_count: z
+        .number()
+        .int()
+        .nullable()
+        .openapi({ description: 'Accounts with a balance; null when the Transfer history could not be read in full' }),
+      top10_percent: percent('Share of the supply held by the 10 largest holders'),
+      top_holders: z
+        .array(
+          z.strictObject({
+            address: addressOut,
+            percent: z.number(),
+            is_contract: z.boolean(),
+            is_locked: z.boolean().openapi({ description: 'A burn address or a known liquidity locker' }),
+            tag: z.enum(['pair', 'locker', 'burn', 'creator']).nullable(),
+          }),
+        )
+        .nullable(),
+    }),
+    creator: z.strictObject({
+      address: addressOut.nullable(),
+      balance_percent: percent("The creator's share of the supply"),
+    }),
+    owner_balance_percent: percent("owner()'s share of the supply (null without an owner)"),
+    simulation: z.strictObject({
+      buy_tax: percent('Measured buy tax'),
+      sell_tax: percent('Measured sell tax'),
+      transfer_tax: percent('Measured tax on a transfer between two non-owner holders'),
+      buy_gas: z.number().int().nullable(),
+      sell_gas: z.number().int().nullable(),
+      max_sell_percent: percent('Largest share of a bought balance sellable in one transaction (bisection)'),
+    }),
+    flags: z.array(analysisFlag),
     risk_factors: z.array(z.string()).openapi({ description: '`<code>: <explanation>`, see docs/analyzer.md' }),
     summary: z.string(),
     analyzed_at: timestamp,
@@ -74,6 +153,7 @@ export const skillAnalysis = z
       has_buyback: z.boolean(),
       pausable: z.boolean(),
       blacklist: z.boolean(),
+      ...analysisChecks.shape,
     }),
     analyzed_at: timestamp,
   })

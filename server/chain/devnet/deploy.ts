@@ -46,6 +46,29 @@ export interface SampleToken {
   description: string;
 }
 
+/** The analyzer's risk-pattern tokens (contracts/fixtures/RiskTokens.sol), each with a V2 pool. */
+export interface RiskToken {
+  address: Address;
+  symbol: string;
+  kind:
+    | 'blacklist'
+    | 'whitelist'
+    | 'anti_whale'
+    | 'cooldown'
+    | 'pausable'
+    | 'hidden_owner'
+    | 'recoverable_owner'
+    | 'balance_setter'
+    | 'selfdestruct'
+    | 'external_call'
+    | 'sell_limit'
+    | 'concentrated';
+  pair: Address;
+  /** The privileged or notable account of the pattern: the hidden operator, the fee receiver, the 90% holder. */
+  account: Address | null;
+  description: string;
+}
+
 export interface DevnetDeployment extends DevnetCoreAddresses {
   chainId: number;
   deployer: Address;
@@ -59,6 +82,8 @@ export interface DevnetDeployment extends DevnetCoreAddresses {
   safe: Address;
   ownerWalletFactory: Address;
   sampleTokens: SampleToken[];
+  /** Not tradeable samples (not in the trade token list): fixtures for the analyzer's checks. */
+  riskTokens: RiskToken[];
   deployedAt: string;
 }
 
@@ -123,7 +148,7 @@ export async function deployFixtures(client: PublicClient, rpcUrl: string): Prom
     symbol: 'CLEAN',
     kind: 'clean',
     pair: await pairFor(clean, MILLION, parseEther('1'), DEAD),
-    description: 'Ownership renounced, no mint, LP tokens burned to 0x…dEaD.',
+    description: 'Ownership renounced, no mint, LP tokens and the rest of the supply burned to 0x…dEaD.',
   });
 
   const honeypot = await deploy('HoneypotToken', [10n * MILLION]);
@@ -193,6 +218,72 @@ export async function deployFixtures(client: PublicClient, rpcUrl: string): Prom
     description: 'The owner can take tokens from any holder, the pair included (buyback()).',
   });
 
+  // The clean token's deployer keeps nothing: no holder other than the pair and 0x…dEaD (the
+  // analyzer's holder_concentration). Last, so no deployment address moves.
+  await call(clean, 'PlatformToken', 'transfer', [DEAD, 9n * MILLION]);
+
+  // The analyzer's risk patterns (issue 25), after everything else so no earlier address moves. Each
+  // has a 1M : 1 ETH V2 pool with its LP burned, and its deployer's remaining 9M burned, so only the
+  // pattern itself counts; the concentrated token instead gives 9M (90%) to one wallet.
+  const riskTokens: RiskToken[] = [];
+  const operator = privateKeyToAccount(ANVIL_KEYS[7]!).address;
+  const whale = privateKeyToAccount(ANVIL_KEYS[6]!).address;
+  const feeReceiver = await deploy('FeeReceiver');
+  const risky: [RiskToken['kind'], string, string, unknown[], Address | null, string][] = [
+    ['blacklist', 'BlacklistToken', 'BLK', [], null, 'The owner can block any address (blacklist(address,bool)).'],
+    ['whitelist', 'WhitelistToken', 'WLT', [], null, 'Only addresses the owner lists may buy or sell.'],
+    ['anti_whale', 'AntiWhaleToken', 'WHALE', [], null, 'Max transaction 1% and max wallet 2%, both with owner setters.'],
+    ['cooldown', 'CooldownToken', 'COOL', [], null, 'A seller must wait 60 s between sells.'],
+    ['pausable', 'PausableToken', 'PAUSE', [], null, 'The owner can pause every transfer.'],
+    [
+      'hidden_owner',
+      'HiddenOwnerToken',
+      'HIDE',
+      [operator],
+      operator,
+      'Renounced, but a second role can still set the sell fee.',
+    ],
+    [
+      'recoverable_owner',
+      'RecoverableOwnerToken',
+      'RECO',
+      [],
+      account.address,
+      'Renounced, but the previous owner can recover ownership.',
+    ],
+    ['balance_setter', 'BalanceSetterToken', 'BSET', [], null, "The owner can set any holder's balance."],
+    ['selfdestruct', 'SelfdestructToken', 'KILL', [], null, 'The owner can self-destruct the contract.'],
+    [
+      'external_call',
+      'ExternalCallToken',
+      'XCALL',
+      [feeReceiver],
+      feeReceiver,
+      'Every transfer calls a fee receiver the owner can replace.',
+    ],
+    ['sell_limit', 'SellLimitToken', 'SLIM', [], null, 'A holder may sell at most 10% of its balance per transaction.'],
+  ];
+  for (const [kind, name, symbol, args, notable, description] of risky) {
+    const address = await deploy(name, [10n * MILLION, ...args]);
+    const pair = await pairFor(address, MILLION, parseEther('1'), DEAD);
+    await call(address, name, 'setPair', [pair]);
+    await call(address, name, 'transfer', [DEAD, 9n * MILLION]);
+    if (kind === 'hidden_owner' || kind === 'recoverable_owner') await call(address, name, 'renounceOwnership');
+    riskTokens.push({ address, symbol, kind, pair, account: notable, description });
+  }
+  const concentrated = await deploy('PlatformToken', ['Whale Token', 'WHALE90', 10n * MILLION]);
+  const concentratedPair = await pairFor(concentrated, MILLION, parseEther('1'), DEAD);
+  await call(concentrated, 'PlatformToken', 'transfer', [whale, 9n * MILLION]);
+  await call(concentrated, 'PlatformToken', 'renounceOwnership');
+  riskTokens.push({
+    address: concentrated,
+    symbol: 'WHALE90',
+    kind: 'concentrated',
+    pair: concentratedPair,
+    account: whale,
+    description: 'Renounced plain token; one wallet holds 90% of the supply.',
+  });
+
   return {
     chainId: await client.getChainId(),
     deployer: account.address,
@@ -214,6 +305,7 @@ export async function deployFixtures(client: PublicClient, rpcUrl: string): Prom
     safe,
     ownerWalletFactory,
     sampleTokens,
+    riskTokens,
     deployedAt: new Date().toISOString(),
   };
 }
