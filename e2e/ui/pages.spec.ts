@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { callApi, collectConsoleErrors, fundedWallet, openPage, seedAgent } from './helpers';
 
 const SCREENSHOTS = 'docs/screenshots';
@@ -11,8 +12,14 @@ test('every page: unique title, an h1, no console errors, no serious axe violati
 }) => {
   test.setTimeout(240_000);
   const agent = await seedAgent(request, 'Browse Target');
-  // A second agent endorses the first, so the graph around it has an edge.
-  const friend = await seedAgent(request, 'Browse Friend');
+  // A second agent endorses the first, so the graph around it has an edge: its wallet holds platform
+  // tokens (a tier), so its endorsement counts (docs/spec-decisions.md, endorser standing).
+  const friendAccount = privateKeyToAccount(generatePrivateKey());
+  const faucet = await request.post('/api/v1/devnet/faucet', {
+    data: { wallet_address: friendAccount.address, platform_tokens: 1_000_000 },
+  });
+  expect(faucet.status(), await faucet.text()).toBe(200);
+  const friend = await seedAgent(request, 'Browse Friend', friendAccount);
   const message = `Endorse agent ${agent.id} as trusted ${Math.floor(Date.now() / 1000)}`;
   const endorsed = await request.post(`/api/agents/${agent.id}/endorse`, {
     data: {
