@@ -6,11 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { anvilBinary } from '../../server/chain/devnet/anvil';
 import { ADMIN, MOCK } from './wallets';
 
 const appPort = process.env.UI_E2E_PORT!;
 const anvilPort = process.env.UI_E2E_ANVIL_PORT!;
-const anvil = spawn('node_modules/.bin/anvil', ['--port', anvilPort, '--host', '127.0.0.1', '--chain-id', '8453', '--silent'], {
+const anvil = spawn(anvilBinary(), ['--port', anvilPort, '--host', '127.0.0.1', '--chain-id', '8453', '--silent'], {
   stdio: 'inherit',
 });
 const base = `http://127.0.0.1:${appPort}`;

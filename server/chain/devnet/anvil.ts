@@ -21,9 +21,23 @@ export interface Anvil {
   stop(): Promise<void>;
 }
 
+const ARCH: Record<string, string> = { x64: 'amd64', arm64: 'arm64' };
+
+/**
+ * The anvil binary itself from its platform package (@foundry-rs/anvil-<os>-<arch>), so that stopping the
+ * child stops anvil: the package's node_modules/.bin/anvil is a Node wrapper whose own child outlives it
+ * when the wrapper is killed. Falls back to the wrapper, then to `anvil` on the PATH.
+ */
 export function anvilBinary(): string {
-  const local = path.resolve(process.cwd(), 'node_modules', '.bin', 'anvil');
-  return existsSync(local) ? local : 'anvil';
+  const modules = path.resolve(process.cwd(), 'node_modules');
+  const platform = path.join(modules, '@foundry-rs', `anvil-${process.platform}-${ARCH[process.arch] ?? process.arch}`, 'bin');
+  for (const candidate of [
+    path.join(platform, process.platform === 'win32' ? 'anvil.exe' : 'anvil'),
+    path.join(modules, '.bin', 'anvil'),
+  ]) {
+    if (existsSync(candidate)) return candidate;
+  }
+  return 'anvil';
 }
 
 export function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
