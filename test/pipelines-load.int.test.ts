@@ -15,7 +15,8 @@ import { startTestApp, type TestApp } from './harness';
 // 600 MB resident. On PGlite the database engine runs inside the server process: it alone keeps the
 // idle process near 600 MB (PGlite's and Prisma's wasm) and its queries run on the server's thread,
 // so there the test bounds what the fix controls: the growth of resident memory under the load
-// (150 MB; the amplification added 1.3-2 GB) and health at p99 under 1.5 s (it took 3-11 s).
+// (300 MB: PGlite's heap itself grows about 150 MB with the runs it stores in 30 s; the amplification
+// added 1.3-2 GB) and health at p99 under 1.5 s (it took 3-11 s).
 // PIPELINE_LOAD_SECONDS (default 30, the duration) shortens it for a quick local run.
 
 const SECONDS = Number(process.env.PIPELINE_LOAD_SECONDS ?? 30);
@@ -24,7 +25,7 @@ const REFERENCES = 740; // as many "/steps/b" as input_mapping's 8 KiB holds
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const HEALTH_P99_MS = onPostgres ? 200 : 1500;
 const RSS_LIMIT = 600 * 1024 * 1024;
-const RSS_GROWTH_LIMIT = 150 * 1024 * 1024;
+const RSS_GROWTH_LIMIT = 300 * 1024 * 1024;
 
 let schemaApp: TestApp | null = null;
 let target: Server;
@@ -122,8 +123,8 @@ describe('pipeline amplification under load', () => {
       // Every run fetched the 1 MiB output; the amplified step never sent anything.
       expect(calls).toEqual({ big: runs, other: 0 });
       expect(p99).toBeLessThan(HEALTH_P99_MS);
-      expect(maxRss - ready.idleRss).toBeLessThan(RSS_GROWTH_LIMIT);
       if (onPostgres) expect(maxRss).toBeLessThan(RSS_LIMIT);
+      else expect(maxRss - ready.idleRss).toBeLessThan(RSS_GROWTH_LIMIT);
     },
     SECONDS * 1000 + 60_000,
   );
