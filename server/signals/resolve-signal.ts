@@ -19,6 +19,24 @@ export function isAdmin(wallet: string): boolean {
   return currentRuntime().config.ADMIN_WALLETS.some((admin) => admin.toLowerCase() === lower);
 }
 
+/** Each party's stake and payout, publisher first, in the resolution answer's shape. */
+function payoutList(publisher: string, publisherStake: bigint, stakes: StakeInput[], result: ReturnType<typeof resolvePayouts>) {
+  return [
+    {
+      wallet: publisher,
+      role: 'publisher' as const,
+      staked_claw: microToClaw(publisherStake),
+      payout_claw: microToClaw(result.publisherPayout),
+    },
+    ...stakes.map((s, i) => ({
+      wallet: s.wallet,
+      role: s.stance,
+      staked_claw: microToClaw(s.amount),
+      payout_claw: microToClaw(result.stakePayouts[i]!),
+    })),
+  ];
+}
+
 /** A signal's stakes in the order payouts are computed (oldest first). */
 async function loadStakes(signalId: string, runner: Queryable): Promise<StakeInput[]> {
   const rows = await runner.query<{ id: string; staker_wallet: string; stance: 'agree' | 'disagree'; amount: string | bigint }>(
@@ -76,20 +94,7 @@ export async function settleSignal(signalId: string, outcome: Outcome, resolvedB
   }
   await accrueReferral(publisher, result.fee, { type: 'signal', id: signalId }, tx.sql);
 
-  const payouts = [
-    {
-      wallet: publisher,
-      role: 'publisher' as const,
-      staked_claw: microToClaw(publisherStake),
-      payout_claw: microToClaw(result.publisherPayout),
-    },
-    ...stakes.map((s, i) => ({
-      wallet: s.wallet,
-      role: s.stance,
-      staked_claw: microToClaw(s.amount),
-      payout_claw: microToClaw(result.stakePayouts[i]!),
-    })),
-  ];
+  const payouts = payoutList(publisher, publisherStake, stakes, result);
   return {
     resolved: true,
     status: 'resolved' as SignalResolutionStatus,
@@ -118,20 +123,7 @@ export async function previewPayouts(signalId: string, outcome: Outcome, runner:
     stakes,
     publisherStake,
     fee_claw: microToClaw(result.fee),
-    payouts: [
-      {
-        wallet: getAddress(signal.publisher_wallet),
-        role: 'publisher' as const,
-        staked_claw: microToClaw(publisherStake),
-        payout_claw: microToClaw(result.publisherPayout),
-      },
-      ...stakes.map((s, i) => ({
-        wallet: s.wallet,
-        role: s.stance,
-        staked_claw: microToClaw(s.amount),
-        payout_claw: microToClaw(result.stakePayouts[i]!),
-      })),
-    ],
+    payouts: payoutList(getAddress(signal.publisher_wallet), publisherStake, stakes, result),
   };
 }
 
