@@ -24,6 +24,17 @@ export default tseslint.config(
     },
   },
   {
+    // A transaction opens through withTransaction (server/core/db.ts), which gives `tx.prisma` and `tx.sql`.
+    files: ['server/**/*.ts'],
+    ignores: ['server/core/db.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[property.name='$transaction']", message: 'Use withTransaction() from server/core/db.ts.' },
+      ],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },

@@ -1,6 +1,7 @@
 // Next.js proxy (formerly middleware): the human pages' bot check (docs/ui.md, "Bot check"). A page
 // request without a valid signed pass cookie is sent to /bot-check, which solves an ALTCHA
-// proof-of-work puzzle and comes back. /api/... (both doors), /docs and static assets are never checked.
+// proof-of-work puzzle and comes back. /api/... (both doors), /.well-known/..., /docs and static assets are
+// never checked.
 import { NextResponse, type NextRequest } from 'next/server';
 import { loadConfig } from './server/core/config';
 import { BOT_CHECK_PATH, BOT_COOKIE, isExemptFromBotCheck, isValidBotPass } from './server/web-auth/bot-cookie';
@@ -26,4 +27,4 @@ export function proxy(request: NextRequest) {
   return NextResponse.redirect(target, 303);
 }
 
-export const config = { matcher: ['/((?!api/|_next/|bot-check).*)'] };
+export const config = { matcher: ['/((?!api/|\\.well-known/|_next/|bot-check).*)'] };

@@ -23,6 +23,9 @@ const NEXT_API_PREFIXES = ['/api/trpc', '/api/auth'];
 /** True when a request path belongs to the REST API door. */
 export function isRestApiPath(pathname: string): boolean {
   if (pathname === '/docs') return true;
+  // /.well-known/ paths are for machines (the A2A agent card, RFC 9728 Protected Resource Metadata for
+  // MCP): the REST door, never bot-checked.
+  if (pathname.startsWith('/.well-known/')) return true;
   if (pathname !== '/api' && !pathname.startsWith('/api/')) return false;
   return !NEXT_API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 }
@@ -185,4 +188,12 @@ async function serve(runtime: Runtime): Promise<void> {
 }
 
 // Runs when started as the entry point (npm start), not when a test imports isRestApiPath.
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) void main();
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  // A failure to start (no production build, a bad database URL) ends the process with a message instead
+  // of leaving it running with nothing listening; its children (the devnet's anvil) stop with it.
+  main().catch((error: unknown) => {
+    log.fatal({ err: error instanceof Error ? error.message : String(error) }, 'could not start');
+    console.error(`server.ts: could not start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

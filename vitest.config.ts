@@ -4,7 +4,12 @@ import { defineConfig } from 'vitest/config';
 // unit: pure logic, no database (runs in `npm run check`).
 // integration: the real fetch handler or HTTP server on a real database (PGlite by default,
 // PostgreSQL when DATABASE_URL is set), one fresh database per test file.
-const LOAD_TESTS = ['test/pipelines-load.int.test.ts', 'test/webhooks-fairness.int.test.ts'];
+const LOAD_TESTS = [
+  'test/pipelines-load.int.test.ts',
+  'test/webhooks-fairness.int.test.ts',
+  'test/instances.int.test.ts',
+  'test/chaos.int.test.ts',
+];
 
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },

@@ -14,6 +14,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     title?: string;
+    /** Requests sent in turn on each connection. */
+    requests?: { method?: Options['method']; path: string; headers?: Record<string, string>; body?: string }[];
   }
 
   /** A histogram summary; latency values are milliseconds, request values are per second. */

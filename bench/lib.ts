@@ -336,3 +336,14 @@ export function formatMs(value: number): string {
   const digits = Math.abs(value) < 1 ? 3 : Math.abs(value) < 10 ? 2 : 1;
   return `${value.toFixed(digits)} ms`;
 }
+
+/** docs/benchmarks.md keeps `npm run bench -- scale`'s section between these markers across full runs. */
+export const SCALE_START = '<!-- scale:start -->';
+export const SCALE_END = '<!-- scale:end -->';
+
+/** The data volume section of a report, markers included, or '' when it has none. */
+export function scaleSection(report: string): string {
+  const start = report.indexOf(SCALE_START);
+  const end = report.indexOf(SCALE_END);
+  return start >= 0 && end > start ? report.slice(start, end + SCALE_END.length) : '';
+}

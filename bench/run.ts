@@ -1,7 +1,7 @@
 // npm run bench: REST API throughput through both doors (ARCHITECTURE.md, "One process, two doors"),
 // the cost of authentication, EIP-191 signature recovery, the invoke router's overhead, and
 // spends per second on one hot account with exact accounting. Writes docs/benchmarks.md.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { benchAnalyzer, renderAnalyzerSection } from './analyzer';
 import { benchDoors, renderDoorsSection } from './doors';
 import { benchLedgerSpends, type LedgerSpendResults } from './ledger-spends';
@@ -26,6 +26,7 @@ import {
   median,
   note,
   removeDir,
+  scaleSection,
   startEchoServer,
   startServer,
   stopLoad,
@@ -865,7 +866,12 @@ async function main(): Promise<void> {
     '\n' +
     renderEventsSection(events);
   // Formatted as `npm run format:check` expects, so a fresh report passes it.
-  const markdown = await prettier.format(report, { ...(await prettier.resolveConfig(REPORT)), filepath: REPORT });
+  // `npm run bench -- scale` writes its own section (a seeded database); a full run keeps it.
+  const scale = scaleSection(await readFile(REPORT, 'utf8').catch(() => ''));
+  const markdown = await prettier.format(scale ? `${report.trimEnd()}\n\n${scale}\n` : report, {
+    ...(await prettier.resolveConfig(REPORT)),
+    filepath: REPORT,
+  });
   await writeFile(REPORT, markdown);
   process.stdout.write(markdown);
   note(`wrote ${path.relative(ROOT, REPORT)}`);
@@ -881,6 +887,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     void cleanup().finally(() => process.exit(130));
   });
 }
+
+// `npm run bench -- scale`: the data volume section alone (bench/scale.ts), on a seeded database.
+if (process.argv[2] === 'scale') await import('./scale');
 
 try {
   await main();

@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import type { Connector } from 'wagmi';
-import { shortAddress } from './ui/states';
+import { shortAddress } from './ui/format';
 import { useSession } from './use-session';
 
 /** Wallets a first user can install (their own sites; nothing is loaded from them until clicked). */

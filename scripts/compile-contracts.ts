@@ -13,8 +13,8 @@ const outDir = path.join(contractsDir, 'artifacts');
 mkdirSync(outDir, { recursive: true });
 
 const sources: Record<string, { content: string }> = {};
-// contracts/*.sol and contracts/fixtures/*.sol (the analyzer's risk-pattern tokens).
-for (const dir of ['', 'fixtures']) {
+// contracts/*.sol, contracts/fixtures/*.sol (the analyzer's risk-pattern tokens) and contracts/erc8004/*.sol.
+for (const dir of ['', 'fixtures', 'erc8004']) {
   for (const file of readdirSync(path.join(contractsDir, dir)).filter((f) => f.endsWith('.sol'))) {
     sources[path.posix.join(dir, file)] = { content: readFileSync(path.join(contractsDir, dir, file), 'utf8') };
   }

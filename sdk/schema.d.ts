@@ -56,6 +56,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -110,6 +119,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -183,6 +201,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -242,6 +269,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -372,7 +408,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -492,7 +528,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -564,6 +600,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -627,7 +672,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Insufficient CLAW credits or daily limit reached */
+                /** @description Insufficient CLAW credits or daily limit reached (with a PAYMENT-REQUIRED header offering the price in USDC over x402), or an x402 payment refused (payment_invalid) or not settled (payment_failed) */
                 402: {
                     headers: {
                         [name: string]: unknown;
@@ -654,7 +699,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The price is above max_price_claw (price_changed; nothing charged) */
+                /** @description The price is above max_price_claw (price_changed; nothing charged), or an x402 payment with the same payment-identifier is in progress (payment_in_progress) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -699,7 +744,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -781,6 +826,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -802,7 +856,7 @@ export interface paths {
         put?: never;
         /**
          * Analyze a token contract (honeypot, taxes, ownership, liquidity, buyback) with an A-F grade
-         * @description Reads the bytecode, standard views and EIP-1967 slots, simulates a buy, a transfer and a sell with eth_call and state overrides (now, and 1 and 7 days ahead), and reads who holds the liquidity; the rubric is in docs/analyzer.md. Without a tier: 5 analyses per IP per day (429 with Retry-After); entry tier and above: unlimited. Sending `chain` or `wallet_address` selects the example-skill answer (risk_score, verdict, flags, details). Results are reused for up to 60 s within a range of 25 blocks.
+         * @description Reads the bytecode, standard views and EIP-1967 slots, simulates a buy, a transfer and a sell with eth_call and state overrides (now, and 1 and 7 days ahead), and reads who holds the liquidity; the rubric is in docs/analyzer.md. Without a tier: 5 analyses per IP per day; past them 402 payment_required with a v2 PAYMENT-REQUIRED header (X402_ANALYZE_PRICE_USDC over x402, docs/payments.md) and Retry-After (429 when x402 is off); a request with PAYMENT-SIGNATURE pays instead of counting and is answered with PAYMENT-RESPONSE; entry tier and above: unlimited. Sending `chain` or `wallet_address` selects the example-skill answer (risk_score, verdict, flags, details). Results are reused for up to 60 s within a range of 25 blocks.
          *
          *     Signature headers: X-Agent-Message must be exactly `Analyze contract <contract_address> <unix seconds>` (within 5 minutes); it authorizes this operation only, once.
          */
@@ -839,6 +893,24 @@ export interface paths {
                 };
                 /** @description Missing, invalid or expired authentication */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Free analyses used up (payment_required: PAYMENT-REQUIRED and Retry-After headers), or the x402 payment was refused (payment_invalid) or not settled (payment_failed) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A payment with the same payment-identifier is still being processed (payment_in_progress) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -891,7 +963,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable); No chain is available (chain_unavailable) */
+                /** @description No chain is available (chain_unavailable); The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -975,6 +1047,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1037,6 +1118,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1119,7 +1209,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1166,6 +1256,7 @@ export interface paths {
                         /** @default API key */
                         label?: string;
                         scopes?: string[];
+                        spend_policy?: components["schemas"]["SpendPolicyInput"];
                     };
                 };
             };
@@ -1242,7 +1333,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1367,7 +1458,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1494,7 +1585,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1582,7 +1673,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1683,7 +1774,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1748,6 +1839,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1858,7 +1958,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1960,7 +2060,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2004,6 +2104,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2086,7 +2195,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2184,7 +2293,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2231,6 +2340,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2325,7 +2443,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2455,7 +2573,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2500,6 +2618,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2640,7 +2767,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2701,6 +2828,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2817,7 +2953,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2911,7 +3047,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3042,7 +3178,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3053,6 +3189,84 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/agents/{id}/agent-card.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A callable agent’s A2A v1.0 AgentCard, signed (JWS over the RFC 8785 canonical card)
+         * @description supportedInterfaces[0] is the router’s invoke URL, securitySchemes the bearer token and API key the router accepts, skills the invoke skill (with the agent’s invoke_schema) and its published skills, provider the owner’s wallet (CAIP-10). signatures[0] is a JWS with a detached payload (the RFC 8785 form of the card without `signatures`), EdDSA, `kid` and `jku` naming GET /api/v1/router/jwks. See docs/a2a.md.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description UUID or handle */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AgentCard"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown, paused or not callable */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/agents/{id}/attest": {
@@ -3170,7 +3384,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3187,6 +3401,344 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{id}/erc8004/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * On-chain ERC-8004 feedback of the agent’s linked identity, newest first
+         * @description Indexed NewFeedback/FeedbackRevoked; `evidence` marks reviewers with a paid call or a completed job with the agent.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description UUID or handle */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Erc8004FeedbackList"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown agent */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{id}/erc8004/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link the agent to an ERC-8004 identity, or get the unsigned register transaction
+         * @description Without erc8004_agent_id: the unsigned register(agentURI) transaction for the owner wallet. With it: the chain must show the owner wallet as the token’s owner (ownerOf) or its agentWallet. docs/erc8004.md.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description UUID or handle */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["Erc8004LinkBody"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Erc8004LinkResult"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not the owner, or the owner wallet does not own the token; Missing scope (agents.write) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown agent */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The identity is linked to another agent */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown token or unsupported registry */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Unlink the agent’s ERC-8004 identity */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description UUID or handle */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Erc8004LinkResult"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not the owner; Missing scope (agents.write) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown agent */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents/{id}/invoke": {
         parameters: {
             query?: never;
@@ -3198,7 +3750,7 @@ export interface paths {
         put?: never;
         /**
          * Invoke an agent; the JSON body is forwarded to its invoke_url
-         * @description Charges price_claw_per_call (402 when the caller cannot pay; nothing is forwarded). Target error 502, timeout 504: both refund the caller in full.
+         * @description Charges price_claw_per_call (402 when the caller cannot pay; nothing is forwarded), or, with a PAYMENT-SIGNATURE header, its price in USDC over x402 (docs/payments.md; answered with PAYMENT-RESPONSE). Target error 502, timeout 504: both refund the caller in full (an x402 payment as CLAW to the caller).
          */
         post: {
             parameters: {
@@ -3246,7 +3798,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Insufficient CLAW credits or daily limit reached */
+                /** @description Insufficient CLAW credits or daily limit reached (with a PAYMENT-REQUIRED header offering the price in USDC over x402), or an x402 payment refused (payment_invalid) or not settled (payment_failed) */
                 402: {
                     headers: {
                         [name: string]: unknown;
@@ -3273,7 +3825,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The price is above max_price_claw (price_changed; nothing charged) */
+                /** @description The price is above max_price_claw (price_changed; nothing charged), or an x402 payment with the same payment-identifier is in progress (payment_in_progress) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3318,7 +3870,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3426,7 +3978,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3547,7 +4099,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3642,7 +4194,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3751,7 +4303,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3873,7 +4425,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3980,7 +4532,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3991,6 +4543,84 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{id}/registration.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agent’s ERC-8004 registration file (registration-v1)
+         * @description What the agent’s ERC-8004 agentURI resolves to: services, active, registrations once linked. docs/erc8004.md.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description UUID or handle */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Erc8004RegistrationFile"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown agent */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4099,7 +4729,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4160,6 +4790,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4230,7 +4869,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4243,6 +4882,579 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an API key’s spend policy
+         * @description `spend_policy`: `allowed_payees` (agent ids or wallets; null: any), `max_claw_per_call`, `approval_above_claw` (null clears; an absent field is kept). Set by the wallet itself (signature headers, the web session) or by a credential that no spend policy constrains; 403 for a credential under a policy. docs/payments.md, Spend policies.
+         *
+         *     Signature headers: X-Agent-Message must be exactly `Update API key <id> <unix seconds>` (within 5 minutes); it authorizes this operation only, once.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        spend_policy: components["schemas"]["SpendPolicyInput"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiKey"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A credential under a spend policy cannot change one; Missing scope (api_keys.manage) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown key, or another wallet’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller’s spend approvals
+         * @description Spends above a credential’s approval_above_claw wait here (402 approval_required names the approval). Newest first, at most 100; `status` filters. docs/payments.md, Spend policies.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "pending" | "approved" | "rejected" | "used" | "expired";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SpendApprovalList"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One spend approval
+         * @description Once `approved`, retry the refused call (with a new Idempotency-Key): the retry uses the approval, once.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SpendApproval"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown approval, or another wallet’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending spend (signed by the owner wallet)
+         * @description The body carries the owner wallet’s EIP-191 signature of the approval’s exact `approve_message` followed by a space and the current Unix time in seconds (within 5 minutes); each signed message is accepted once. No credential is needed or used: an agent holding an API key cannot decide its own spends.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description approve_message (or reject_message), a space, Unix seconds */
+                        message: string;
+                        /** @description The owner wallet’s EIP-191 signature of message */
+                        signature: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SpendApproval"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Bad, stale or reused signature, or not the owner wallet’s */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown approval */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The approval is no longer pending */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a pending spend (signed by the owner wallet)
+         * @description The body carries the owner wallet’s EIP-191 signature of the approval’s exact `reject_message` followed by a space and the current Unix time in seconds (within 5 minutes); each signed message is accepted once. No credential is needed or used: an agent holding an API key cannot decide its own spends.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description approve_message (or reject_message), a space, Unix seconds */
+                        message: string;
+                        /** @description The owner wallet’s EIP-191 signature of message */
+                        signature: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SpendApproval"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Bad, stale or reused signature, or not the owner wallet’s */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown approval */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The approval is no longer pending */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -4280,6 +5492,7 @@ export interface paths {
                         /** @example 0x1111111111111111111111111111111111111111 */
                         owner_wallet: string;
                         requested_scopes?: string[];
+                        spend_policy?: components["schemas"]["SpendPolicyInput"] & unknown;
                     };
                 };
             };
@@ -4338,7 +5551,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4410,7 +5623,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4480,7 +5693,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4589,7 +5802,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4668,7 +5881,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4715,6 +5928,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4832,7 +6054,122 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain or no treasury configured (chain_unavailable); No chain is available (chain_unavailable) */
+                /** @description No chain or no treasury configured (chain_unavailable); The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/credits/topup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Top up CLAW with USDC over x402 (402 with PAYMENT-REQUIRED, then pay with PAYMENT-SIGNATURE)
+         * @description Without a PAYMENT-SIGNATURE header: 402 payment_required with a v2 PAYMENT-REQUIRED header (scheme exact, EIP-3009 USDC on eip155:8453) for amount_usdc. With one: verifies and settles the authorization, credits amount_usdc × X402_CLAW_PER_USDC CLAW (or asks for the USDC that buys amount_claw; neither: 1 USDC) to the authenticated wallet (or, without credentials, to the wallet that paid) and answers with PAYMENT-RESPONSE. A replayed, underpaid or invalid authorization is 402 payment_invalid; a retry with the same payment-identifier returns the first answer and pays nothing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TopupRequest"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TopupResult"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Payment required (payment_required, PAYMENT-REQUIRED header), refused (payment_invalid: replayed, underpaid, expired or badly signed) or not settled (payment_failed) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A payment with the same payment-identifier is still being processed (payment_in_progress), or the id was used for another request */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No chain (chain_unavailable), or x402 is not configured on this instance (service_unavailable); The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4859,7 +6196,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Devnet faucet: mint platform tokens (a tier) and add gas ETH to a wallet
+         * Devnet faucet: mint platform tokens (a tier) and devnet USDC, and add gas ETH to a wallet
          * @description Exists only while the server runs the bundled devnet (CHAIN_RPC_URL unset); 404 against a real node. The wallet’s tier is read again at once.
          */
         post: {
@@ -4929,7 +6266,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4984,6 +6321,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -5025,6 +6371,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5099,6 +6454,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invocations/{id}/feedback.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A signed ERC-8004 feedback file for a paid call, ready for giveFeedback
+         * @description Public by design (it is the feedbackURI of on-chain feedback; the invocation id is unguessable). proofOfPayment points at this record; `signature` is a compact JWS by the router key (kid, jku). The X-Feedback-Hash header is keccak256 of the body, the feedbackHash. docs/erc8004.md.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    tag1?: string;
+                    tag2?: string;
+                    /** @description int128 value (default 100) */
+                    value?: string;
+                    value_decimals?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Erc8004FeedbackFile"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown invocation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not a paid successful call, or the agent is not linked */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/jobs": {
         parameters: {
             query?: never;
@@ -5145,6 +6592,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5274,7 +6730,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5364,7 +6820,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5510,7 +6966,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5657,7 +7113,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5791,7 +7247,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5938,7 +7394,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5964,7 +7420,7 @@ export interface paths {
         };
         /**
          * Tool manifest (version 1.0)
-         * @description The nine tools with their input JSON Schemas. An MCP client asking for an event stream (Accept: text/event-stream only) gets 405: this server is stateless and answers each POST with JSON.
+         * @description The tools with their titles, input and output JSON Schemas (2020-12) and annotations. An MCP client asking for an event stream (Accept: text/event-stream only) gets 405: this server is stateless and answers each POST with JSON.
          */
         get: {
             parameters: {
@@ -5995,6 +7451,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6135,7 +7600,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Tool not available on this deployment; No chain is available (chain_unavailable) */
+                /** @description Tool not available on this deployment; The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6214,7 +7679,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6345,7 +7810,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6435,7 +7900,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6532,7 +7997,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6645,7 +8110,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6776,7 +8241,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6846,7 +8311,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6918,7 +8383,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7062,7 +8527,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7110,6 +8575,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7171,6 +8645,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7300,7 +8783,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7365,6 +8848,15 @@ export interface paths {
                 };
                 /** @description Internal error (details.request_id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7499,7 +8991,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7646,7 +9138,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7802,7 +9294,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7888,7 +9380,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8019,7 +9511,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8130,7 +9622,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8224,7 +9716,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8321,7 +9813,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8471,7 +9963,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8564,7 +10056,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8678,7 +10170,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8778,7 +10270,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8856,7 +10348,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain */
+                /** @description No chain; The database is unavailable (service_unavailable; Retry-After says when to retry) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8959,7 +10451,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain; No chain is available (chain_unavailable) */
+                /** @description No chain; The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9031,7 +10523,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9177,7 +10669,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9267,7 +10759,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9395,7 +10887,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9523,7 +11015,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9578,7 +11070,201 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain (chain_unavailable) */
+                /** @description No chain (chain_unavailable); The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/verify/agent-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an A2A AgentCard: its JWS signature, that its domain serves it, and its ERC-8004 registrations
+         * @description Send `{card}` (the card itself) or `{url}` (where to fetch it; both: they must match). Checks (1) a JWS in `signatures` over the RFC 8785 canonical card without `signatures`, with the key named by `kid` from the `jku` JWKS (https, or this instance’s own origin); (2) that the origin of the card’s preferred interface serves the same card at /.well-known/agent-card.json or at `url`; (3) that every ERC-8004 registration the card names (the `https://eips.ethereum.org/EIPS/eip-8004` extension’s params.registrations, or a top-level `registrations`) has a tokenURI on this instance’s chain pointing back to the card. Remote documents are fetched SSRF-guarded (no private or loopback addresses, no redirects, 5 s, 256 KiB). The answer is a verdict with one reason per failed check; a `url` that is refused outright (not http(s), credentials, a literal private address) is a 400. See docs/a2a.md.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["VerifyAgentCardRequest"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VerifyAgentCardResult"];
+                    };
+                };
+                /** @description Neither card nor url, or a url that may not be fetched (scheme, credentials, private address); Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/verify/erc8004/{agentRegistry}/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Summarize an ERC-8004 identity with Vouchsafe’s evidence-weighted reputation
+         * @description Reads the token’s owner, agentWallet and agentURI, the Reputation registry summary, the Vouchsafe agent linked to it and its feedback from reviewers with evidence. docs/erc8004.md.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    agentId: string;
+                    /** @description eip155:<chainId>:<address> */
+                    agentRegistry: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Erc8004Verification"];
+                    };
+                };
+                /** @description Invalid request (details.fields names each field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired authentication */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unsupported registry */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (details.request_id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9659,7 +11345,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9775,7 +11461,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9885,7 +11571,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9989,7 +11675,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10114,7 +11800,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10193,7 +11879,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10314,7 +12000,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10424,7 +12110,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10455,6 +12141,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             endorsement_count?: number;
+            erc8004: components["schemas"]["Erc8004Ref"];
             handle: string;
             /** Format: uuid */
             id: string;
@@ -10488,6 +12175,7 @@ export interface components {
             created: string;
             discord_handle: string | null;
             endorsement_count?: number;
+            erc8004: components["schemas"]["Erc8004Ref"];
             handle: string;
             invoke_schema: {
                 [key: string]: unknown;
@@ -10522,6 +12210,79 @@ export interface components {
             trust_score: number;
             twitter_handle: string | null;
         };
+        /** @description An A2A v1.0 AgentCard (ProtoJSON). `signatures[0]` is a JWS (EdDSA, detached payload) over the RFC 8785 canonical card without `signatures`; its protected header names the router key (`kid`) and the JWKS (`jku`, GET /api/v1/router/jwks). */
+        AgentCard: {
+            capabilities: {
+                extendedAgentCard?: boolean;
+                extensions?: {
+                    description?: string;
+                    params?: {
+                        [key: string]: unknown;
+                    };
+                    required?: boolean;
+                    uri: string;
+                }[];
+                pushNotifications?: boolean;
+                streaming?: boolean;
+            };
+            defaultInputModes: string[];
+            defaultOutputModes: string[];
+            description: string;
+            documentationUrl?: string;
+            iconUrl?: string;
+            name: string;
+            provider?: {
+                organization: string;
+                url: string;
+            };
+            securityRequirements?: {
+                schemes: {
+                    [key: string]: {
+                        list?: string[];
+                    };
+                };
+            }[];
+            securitySchemes?: {
+                [key: string]: {
+                    apiKeySecurityScheme?: {
+                        description?: string;
+                        location: string;
+                        name: string;
+                    };
+                    httpAuthSecurityScheme?: {
+                        bearerFormat?: string;
+                        description?: string;
+                        scheme: string;
+                    };
+                };
+            };
+            signatures?: components["schemas"]["AgentCardSignature"][];
+            skills: {
+                description: string;
+                examples?: string[];
+                id: string;
+                inputModes?: string[];
+                name: string;
+                outputModes?: string[];
+                tags: string[];
+            }[];
+            supportedInterfaces: {
+                protocolBinding: string;
+                protocolVersion: string;
+                tenant?: string;
+                url: string;
+            }[];
+            version: string;
+        };
+        AgentCardSignature: {
+            header?: {
+                [key: string]: unknown;
+            };
+            /** @description base64url of the JWS Protected Header: {alg, typ, kid, jku} */
+            protected: string;
+            /** @description base64url JWS signature over the RFC 8785 canonical card without `signatures` (detached payload) */
+            signature: string;
+        };
         AgentListA: {
             agents: components["schemas"]["AgentA"][];
             limit: number;
@@ -10550,6 +12311,7 @@ export interface components {
             created: string;
             discord_handle: string | null;
             endorsement_count?: number;
+            erc8004: components["schemas"]["Erc8004Ref"];
             handle: string;
             invoke_schema: {
                 [key: string]: unknown;
@@ -10607,6 +12369,7 @@ export interface components {
             created: string;
             discord_handle: string | null;
             endorsement_count?: number;
+            erc8004: components["schemas"]["Erc8004Ref"];
             handle: string;
             invoke_schema: {
                 [key: string]: unknown;
@@ -10714,6 +12477,7 @@ export interface components {
             /** Format: date-time */
             revoked_at: string | null;
             scopes: string[];
+            spend_policy: components["schemas"]["SpendPolicy"];
             /** @enum {string} */
             status: "active" | "revoked";
         };
@@ -10731,6 +12495,7 @@ export interface components {
             /** Format: date-time */
             revoked_at: string | null;
             scopes: string[];
+            spend_policy: components["schemas"]["SpendPolicy"];
             /** @enum {string} */
             status: "active" | "revoked";
         };
@@ -10751,6 +12516,7 @@ export interface components {
             /** Format: date-time */
             revoked_at: string | null;
             scopes: string[];
+            spend_policy: components["schemas"]["SpendPolicy"];
             /** @enum {string} */
             status: "active" | "revoked";
         };
@@ -10984,6 +12750,137 @@ export interface components {
                 previous_trust_score: number;
             };
         };
+        Erc8004Feedback: {
+            block_number: number;
+            client_address: string;
+            endpoint: string;
+            evidence: boolean;
+            feedback_hash: string;
+            feedback_index: number;
+            feedback_uri: string;
+            rating: number;
+            reviewer_propagated_trust: number | null;
+            revoked: boolean;
+            tag1: string;
+            tag2: string;
+            tx_hash: string;
+            /** @description int128, decimal; the rating is value / 10^value_decimals */
+            value: string;
+            value_decimals: number;
+        };
+        Erc8004FeedbackFile: {
+            agentId: number | string;
+            agentRegistry: string;
+            clientAddress: string;
+            createdAt: string;
+            endpoint: string;
+            proofOfPayment: {
+                amount: string;
+                chainId: string;
+                /** @enum {string} */
+                currency: "CLAW";
+                fromAddress: string;
+                /** Format: uuid */
+                invocationId: string;
+                paymentRecord: string;
+                toAddress: string;
+                txHash: null;
+            };
+            /** @description Compact JWS (EdDSA; kid, jku = the router JWKS) whose payload is this file without signature */
+            signature: string;
+            tag1?: string;
+            tag2?: string;
+            value: number;
+            valueDecimals: number;
+        };
+        Erc8004FeedbackList: {
+            erc8004: components["schemas"]["Erc8004Ref"];
+            feedback: components["schemas"]["Erc8004Feedback"][];
+            summary: components["schemas"]["Erc8004FeedbackSummary"];
+        };
+        Erc8004FeedbackSummary: {
+            count: number;
+            /** @description Feedback from reviewers with a paid call or a completed job */
+            evidence_count: number;
+            evidence_mean_rating: number | null;
+            mean_rating: number | null;
+            revoked_count: number;
+            /** @description Mean of the evidence feedback weighted by each reviewer’s propagated trust */
+            weighted_rating: number | null;
+        };
+        Erc8004LinkBody: {
+            /** @description Defaults to the configured Identity registry */
+            agent_registry?: string;
+            /** @description A registered agentId; without it the answer is the unsigned register(agentURI) transaction */
+            erc8004_agent_id?: string | number;
+        };
+        Erc8004LinkResult: {
+            agent_uri?: string | null;
+            erc8004: components["schemas"]["Erc8004Ref"];
+            linked: boolean;
+            next?: string;
+            /** @description The unsigned register(agentURI) call for the owner wallet to sign */
+            transaction?: {
+                chain_id: number;
+                data: string;
+                from: string;
+                to: string;
+                value: string;
+            };
+            /** @enum {string} */
+            via?: "owner" | "agent_wallet";
+        };
+        /** @description The linked ERC-8004 identity (docs/erc8004.md), or null */
+        Erc8004Ref: {
+            /** @description The ERC-8004 agentId (uint256, decimal) */
+            agent_id: string;
+            /** @description eip155:<chainId>:<Identity registry address> */
+            agent_registry: string;
+        } | null;
+        Erc8004RegistrationFile: {
+            active: boolean;
+            description: string;
+            image: string;
+            name: string;
+            registrations: {
+                agentId: number | string;
+                agentRegistry: string;
+            }[];
+            services: {
+                endpoint: string;
+                name: string;
+                version?: string;
+            }[];
+            supportedTrust: string[];
+            /** @enum {string} */
+            type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+            x402Support: boolean;
+        };
+        Erc8004Verification: {
+            agent_id: string;
+            agent_registry: string;
+            agent_uri: string | null;
+            agent_wallet: string | null;
+            exists: boolean;
+            feedback: components["schemas"]["Erc8004FeedbackSummary"];
+            onchain_summary: {
+                clients: number;
+                count: number;
+                mean_rating: number | null;
+            } | null;
+            owner: string | null;
+            reasons: string[];
+            vouchsafe_agent: {
+                agent_uri_points_here: boolean;
+                handle: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+                owner_wallet: string;
+                propagated_trust_score: number;
+                registration_url: string;
+            } | null;
+        };
         Error: {
             /** @description snake_case code, see docs/spec-decisions.md (Platform) */
             code: string;
@@ -11043,6 +12940,11 @@ export interface components {
              * @default 0
              */
             platform_tokens: number;
+            /**
+             * @description Devnet USDC (the x402 payment token, 6 decimals; docs/payments.md) to mint to the wallet
+             * @default 0
+             */
+            usdc: number;
             /** @example 0x1111111111111111111111111111111111111111 */
             wallet_address: string;
         };
@@ -11056,6 +12958,11 @@ export interface components {
             /** @enum {string} */
             tier: "none" | "entry" | "pro" | "enterprise";
             tx_hash: string | null;
+            /** @description the devnet USDC token (x402 payments) */
+            usdc: string | null;
+            /** @description USDC, decimal string (6 decimals) */
+            usdc_balance: string;
+            usdc_sent: number;
             wallet_address: string;
         };
         Graph: {
@@ -11316,6 +13223,12 @@ export interface components {
             name: string;
             protocols: string[];
             tools: {
+                annotations: {
+                    destructiveHint: boolean;
+                    idempotentHint: boolean;
+                    openWorldHint: boolean;
+                    readOnlyHint: boolean;
+                };
                 /** @enum {string} */
                 auth: "none" | "bearer";
                 available: boolean;
@@ -11324,7 +13237,11 @@ export interface components {
                     [key: string]: unknown;
                 };
                 name: string;
+                output_schema: {
+                    [key: string]: unknown;
+                };
                 scopes: string[];
+                title: string;
             }[];
             /** @enum {string} */
             version: "1.0";
@@ -12158,6 +14075,49 @@ export interface components {
             /** @enum {boolean} */
             watching: true;
         };
+        SpendApproval: {
+            /** @description CLAW (at most 6 decimals) */
+            amount_claw: number;
+            /** Format: uuid */
+            approval_id: string;
+            /** @description Sign this text followed by a space and the current Unix time in seconds to approve */
+            approve_message: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            credential_id: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: uuid */
+            payee_agent_id: string | null;
+            payee_wallet: string | null;
+            reason: string;
+            reject_message: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected" | "used" | "expired";
+            /** Format: date-time */
+            used_at: string | null;
+        };
+        SpendApprovalList: {
+            approvals: components["schemas"]["SpendApproval"][];
+        };
+        SpendPolicy: {
+            allowed_payees: string[] | null;
+            /** @description CLAW (at most 6 decimals) */
+            approval_above_claw: number | null;
+            /** @description CLAW (at most 6 decimals) */
+            max_claw_per_call: number | null;
+        };
+        SpendPolicyInput: {
+            /** @description Agents or wallets this credential may pay; null: any payee */
+            allowed_payees?: string[] | null;
+            /** @description A call spending more waits for the owner’s signed approval; null: never */
+            approval_above_claw?: number;
+            /** @description The most one call may spend; null: no maximum */
+            max_claw_per_call?: number;
+        };
         StakePlaced: {
             /** @description This call’s amount */
             amount_claw: number;
@@ -12288,6 +14248,29 @@ export interface components {
             token_type: "Bearer";
             wallet_address: string;
         };
+        /** @description Neither amount: 1 USDC */
+        TopupRequest: {
+            /** @description Or: the CLAW to buy; the price is rounded up to a whole USDC unit */
+            amount_claw?: number;
+            /** @description USDC to pay (at most 6 decimals); CLAW credited = amount × X402_CLAW_PER_USDC */
+            amount_usdc?: number;
+        };
+        TopupResult: {
+            /** @description CLAW (at most 6 decimals) */
+            amount_claw: number;
+            /** @description USDC paid, decimal string */
+            amount_usdc: string;
+            /** @enum {boolean} */
+            credited: true;
+            /** @description CAIP-2 network, eip155:8453 on Base */
+            network: string;
+            /** @description CLAW (at most 6 decimals) */
+            new_balance_claw: number;
+            payer: string;
+            /** @description the settlement transaction (transferWithAuthorization) */
+            tx_hash: string;
+            wallet_address: string;
+        };
         TradePrices: {
             eth_usd: number | null;
             prices: {
@@ -12369,6 +14352,58 @@ export interface components {
             /** @description wei */
             value: string;
         } | null;
+        VerifyAgentCardRequest: {
+            /** @description The AgentCard to verify (JSON object) */
+            card?: {
+                [key: string]: unknown;
+            };
+            /** @description Where to fetch the AgentCard (https; fetched SSRF-guarded) */
+            url?: string;
+        };
+        VerifyAgentCardResult: {
+            checked: {
+                /** @description Where the card was fetched from (null when sent inline) */
+                card_url: string | null;
+                domain: {
+                    /** @description What was checked and what was found */
+                    detail: string;
+                    ok: boolean;
+                    /** @description The origin of the card’s preferred interface */
+                    origin: string | null;
+                    /** @description The URL that served the same card, if any */
+                    served_at: string | null;
+                };
+                erc8004: {
+                    /** @description What was checked and what was found */
+                    detail: string;
+                    ok: boolean;
+                    registrations: {
+                        agent_id: string;
+                        agent_registry: string;
+                        detail: string;
+                        ok: boolean;
+                        token_uri: string | null;
+                    }[];
+                };
+                shape: {
+                    /** @description What was checked and what was found */
+                    detail: string;
+                    ok: boolean;
+                };
+                signature: {
+                    alg: string | null;
+                    /** @description What was checked and what was found */
+                    detail: string;
+                    jku: string | null;
+                    kid: string | null;
+                    ok: boolean;
+                };
+            };
+            /** @description One sentence per failed check, prefixed with its code (empty when valid) */
+            reasons: string[];
+            /** @description True when every check below passed */
+            valid: boolean;
+        };
         Webhook: {
             /** Format: date-time */
             created_at: string;

@@ -220,3 +220,13 @@ describe('GET /api/stats', () => {
     expect(pick((await app.get('/api/stats')).body)).toEqual(await counted());
   });
 });
+
+// Regressions of the first adversarial probe (security issue): each test failed before its fix.
+describe('body-signed messages are exactly their operation', () => {
+  it('refuses a register message that carries more than the action text', async () => {
+    const account = newWallet();
+    const signed = await signedAction(account, 'Register agent Alpha and grant everything');
+    const response = await app.post('/api/register-agent', { agentName: 'Alpha', walletAddress: account.address, ...signed });
+    expect(response.status).toBe(401);
+  });
+});

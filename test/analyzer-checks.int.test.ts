@@ -1,3 +1,7 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getAddress, type Address } from 'viem';
 import { forgetAnalyses } from '../server/analyzer/analyze-request';
@@ -36,7 +40,7 @@ async function analysisOf(address: Address) {
 }
 
 /** A cold analysis of a token with owner powers: RPC calls, and HTTP round trips (batched calls). */
-const BOUND_CALLS = 130;
+const BOUND_CALLS = 150;
 const BOUND_REQUESTS = 14;
 
 const allFalse = (): Checks => Object.fromEntries(CHECK_NAMES.map((name) => [name, false])) as Checks;
@@ -156,6 +160,13 @@ describe('POST /api/analyze: one risky power per fixture', () => {
       flags: ['is_blacklisted', 'owner_change_balance', 'transfer_pausable'],
     },
     {
+      name: 'a pause behind an owner-only switch f(bool) with an unknown name',
+      token: () => fx.risk.obscureSwitch,
+      checks: { transfer_pausable: true },
+      rating: ['D'],
+      flags: ['transfer_pausable'],
+    },
+    {
       name: 'a hidden keeper (renounced) who can burn holders through an unknown function',
       token: () => fx.risk.obscureKeeper,
       checks: { hidden_owner: true, owner_change_balance: true },
@@ -235,6 +246,35 @@ describe('POST /api/analyze: one risky power per fixture', () => {
     );
     expect(response.status, response.text).toBe(200);
     expect(response.body.details).toMatchObject({ ...allFalse(), is_blacklisted: true, blacklist: true });
+  });
+
+  it('answers the MCP analyze_contract tool with the same checks, holders, creator, simulation and flags (SDK client)', async () => {
+    const rest = await analysisOf(fx.risk.blacklist);
+    const baseUrl = await app.listen();
+    const client = new Client({ name: 'analyzer-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${baseUrl}/api/v1/mcp`), {
+        requestInit: { headers: { 'X-Forwarded-For': `198.51.100.${++ipCounter}` } },
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      const tool = tools.find((candidate) => candidate.name === 'analyze_contract')!;
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      const result = await client.callTool({ name: 'analyze_contract', arguments: { contract_address: fx.risk.blacklist } });
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      const body = result.structuredContent as typeof rest;
+      for (const field of ['checks', 'holders', 'creator', 'simulation', 'flags', 'safety_rating', 'risk_factors'])
+        expect(body[field], field).toEqual(rest[field]);
+      expect(body.checks.is_blacklisted).toBe(true);
+      expect(flagCodes(body)).toContain('is_blacklisted');
+      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      addFormats.default(ajv);
+      const validate = ajv.compile(tool.outputSchema!);
+      expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 
   it('keeps a cold analysis bounded: holder logs paged (at most HOLDER_MAX_PAGES), calls and round trips counted', async () => {

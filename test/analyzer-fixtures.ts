@@ -90,6 +90,8 @@ export interface RiskFixtures {
   keeper: Address;
   /** An AntiWhaleToken whose max transaction (1,000 tokens) is below the analyzer's default buy (deployed here). */
   tightAntiWhale: Address;
+  /** Trading behind an owner-only `f(bool)` switch no list knows (deployed here). */
+  obscureSwitch: Address;
   /** Renounced plain token; `whale` holds 90% of the supply. */
   concentrated: Address;
   whale: Address;
@@ -228,7 +230,10 @@ export async function deployAnalyzerFixtures(
     obscureKeeper: await deploy('ObscureKeeperToken', [10n * MILLION, privateKeyToAccount(ANVIL_KEYS[5]!).address]),
     keeper: privateKeyToAccount(ANVIL_KEYS[5]!).address,
     tightAntiWhale: await deploy('AntiWhaleToken', [10n * MILLION]),
+    obscureSwitch: await deploy('ObscureSwitchToken', [10n * MILLION]),
   };
+  await call(risk.obscureSwitch, 'ObscureSwitchToken', 'setPair', [await pairFor(risk.obscureSwitch, DEAD)]);
+  await call(risk.obscureSwitch, 'ObscureSwitchToken', 'transfer', [DEAD, 9n * MILLION]);
   await call(risk.tightAntiWhale, 'AntiWhaleToken', 'setPair', [await pairFor(risk.tightAntiWhale, DEAD)]);
   await call(risk.tightAntiWhale, 'AntiWhaleToken', 'transfer', [DEAD, 9n * MILLION]);
   await call(risk.tightAntiWhale, 'AntiWhaleToken', 'setMaxTxAmount', [1_000n * TOKEN]);

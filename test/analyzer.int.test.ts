@@ -398,11 +398,13 @@ describe('POST /api/analyze: a node without block overrides', () => {
 });
 
 describe('POST /api/analyze: limits, cache and events', () => {
-  it('gives 5 free analyses per IP a day, then 429 with Retry-After; other IPs are not affected', async () => {
+  it('gives 5 free analyses per IP a day, then 402 with an x402 offer (PAYMENT-REQUIRED) and Retry-After; other IPs are not affected', async () => {
     for (let i = 0; i < 5; i++) expect((await analyze(fx.sample.clean)).status).toBe(200);
     const sixth = await analyze(fx.sample.clean);
-    expect(sixth.status).toBe(429);
+    expect(sixth.status).toBe(402);
     expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(sixth.headers.get('payment-required')).toBeTruthy();
+    expect(sixth.body).toMatchObject({ code: 'payment_required', details: { reason: 'free_limit_reached' } });
     ip = '198.51.100.250';
     expect((await analyze(fx.sample.clean)).status).toBe(200);
   });
@@ -411,7 +413,7 @@ describe('POST /api/analyze: limits, cache and events', () => {
     for (let i = 0; i < 5; i++) expect((await analyze(newWallet().address)).status).toBe(422);
     expect((await analyze(fx.sample.clean, { chain_id: 1 })).status).toBe(400);
     for (let i = 0; i < 5; i++) expect((await analyze(fx.sample.clean)).status).toBe(200);
-    expect((await analyze(fx.sample.clean)).status).toBe(429);
+    expect((await analyze(fx.sample.clean)).status).toBe(402);
   });
 
   it('lets an entry-tier caller analyze without limit, while a caller without a tier is limited', async () => {
@@ -440,7 +442,7 @@ describe('POST /api/analyze: limits, cache and events', () => {
         )
       ).status;
     for (let i = 0; i < 5; i++) expect(await analyzeAsSmall()).toBe(200);
-    expect(await analyzeAsSmall()).toBe(429);
+    expect(await analyzeAsSmall()).toBe(402);
   });
 
   it('accepts signature headers signing "Analyze contract <address>" for the tier check', async () => {
@@ -461,7 +463,7 @@ describe('POST /api/analyze: limits, cache and events', () => {
     const whale = newWallet();
     await chain.giveTokens(whale.address, 1_000_000n);
     for (let i = 0; i < 5; i++) expect((await analyze(fx.sample.clean, { wallet_address: whale.address })).status).toBe(200);
-    expect((await analyze(fx.sample.clean, { wallet_address: whale.address })).status).toBe(429);
+    expect((await analyze(fx.sample.clean, { wallet_address: whale.address })).status).toBe(402);
   });
 
   it('reuses a cached result within the block range and reads the chain again after it', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './harness';
-import { newWallet, signatureHeaders, signIn } from './wallets';
+import { newWallet, signatureHeaders, signIn, nowSeconds } from './wallets';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -100,5 +100,54 @@ describe('API keys', () => {
     expect((await app.post('/api/mint-api-key', { label: 'x', scopes: ['god.mode'] }, { token })).status).toBe(400);
     expect((await app.post('/api/revoke-api-key', { key_id: 'nope' }, { token })).status).toBe(400);
     expect((await app.post('/api/revoke-api-key', {}, { token })).status).toBe(400);
+  });
+});
+
+// Regressions of the first adversarial probe (security issue): each test failed before its fix.
+describe('signature headers authorize exactly the operation their text names', () => {
+  const headersFor = async (message: string, account = newWallet()) => ({
+    'X-Agent-Address': account.address,
+    'X-Agent-Message': message,
+    'X-Message-Signature': await account.signMessage({ message }),
+  });
+
+  it('refuse any text that is not the operation’s, naming the expected text', async () => {
+    const account = newWallet();
+    for (const message of [
+      `hello world ${nowSeconds()}`,
+      `Endorse agent abc as trusted ${nowSeconds()}`,
+      `List API keys ${nowSeconds()}`,
+    ]) {
+      const minted = await app.post('/api/mint-api-key', { label: 'phished' }, { headers: await headersFor(message, account) });
+      expect(minted.status).toBe(401);
+      expect(minted.body.details.expected_message).toBe('Mint API key phished <unix seconds>');
+    }
+    expect(
+      (await app.get('/api/list-api-keys', { headers: await signatureHeaders(account, 'List API keys') })).body.keys,
+    ).toEqual([]);
+  });
+
+  it('bind the operation’s fields: a signature for one key id cannot revoke another', async () => {
+    const account = newWallet();
+    const { token } = await signIn(app, account);
+    const key = await app.post('/api/mint-api-key', { label: 'keep' }, { token });
+    const wrong = await app.post(
+      '/api/revoke-api-key',
+      { key_id: key.body.key_id },
+      { headers: await signatureHeaders(account, 'Revoke API key 00000000-0000-0000-0000-000000000000') },
+    );
+    expect(wrong.status).toBe(401);
+    const right = await app.post(
+      '/api/revoke-api-key',
+      { key_id: key.body.key_id },
+      { headers: await signatureHeaders(account, `Revoke API key ${key.body.key_id}`) },
+    );
+    expect(right.status).toBe(200);
+  });
+
+  it('are refused where no operation text is declared', async () => {
+    const account = newWallet();
+    const session = await app.get('/api/v1/auth/session', { headers: await headersFor(`Session ${nowSeconds()}`, account) });
+    expect(session.status).toBe(401);
   });
 });

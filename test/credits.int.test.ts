@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './harness';
 import { clawBalance } from './money';
 import { newWallet, signIn } from './wallets';
+import { WORLD_GRANTS } from '../server/credits/accounts';
+import { balanceOf } from '../server/credits/ledger';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -125,5 +127,49 @@ describe('GET /api/v1/agents/me/stats', () => {
       jobs: { posted: 0, posted_completed: 0, bids_placed: 0, bids_won: 0, earned_claw: 0 },
     });
     expect(stats.body.transactions).toHaveLength(1);
+  });
+});
+
+// Regressions of the first adversarial probe (security issue): each test failed before its fix.
+const granted = async () => -(await balanceOf(WORLD_GRANTS, app.database.sql));
+
+describe('the welcome grant is limited per IP however the agent came to exist', () => {
+  it('refuses a fourth wallet from one IP even when it created its agent with POST /api/v1/agents first', async () => {
+    const ip = '10.20.30.40';
+    for (let i = 0; i < 3; i++) {
+      const { token } = await signIn(app, newWallet());
+      expect((await app.post('/api/v1/agents/bootstrap', {}, { token, headers: fromIp(ip) })).body.welcome_claw).toBe(100);
+    }
+    const before = await granted();
+    const account = newWallet();
+    const { token } = await signIn(app, account);
+    expect((await app.post('/api/v1/agents', { agent_name: 'Sidestep' }, { token, headers: fromIp(ip) })).status).toBe(201);
+    const bootstrap = await app.post('/api/v1/agents/bootstrap', {}, { token, headers: fromIp(ip) });
+    expect(bootstrap.status).toBe(429);
+    expect(Number(bootstrap.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await clawBalance(account.address)).toBe(0);
+    expect(await granted()).toBe(before);
+  });
+
+  it('counts IPv6 clients by /64, so rotating addresses in one prefix does not help', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 4; i++) {
+      const { token } = await signIn(app, newWallet());
+      statuses.push((await app.post('/api/v1/agents/bootstrap', {}, { token, headers: fromIp(`2001:db8:aa:bb::${i}`) })).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('lets a wallet that already had its grant bootstrap again from a full IP, granting nothing', async () => {
+    const ip = '10.20.30.41';
+    const first = await signIn(app, newWallet());
+    await app.post('/api/v1/agents/bootstrap', {}, { token: first.token, headers: fromIp(ip) });
+    for (let i = 0; i < 2; i++) {
+      const { token } = await signIn(app, newWallet());
+      await app.post('/api/v1/agents/bootstrap', {}, { token, headers: fromIp(ip) });
+    }
+    const again = await app.post('/api/v1/agents/bootstrap', {}, { token: first.token, headers: fromIp(ip) });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ welcome_claw: 0, already_existed: true });
   });
 });

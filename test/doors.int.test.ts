@@ -233,6 +233,39 @@ const TWINS: Twin[] = [
   },
   {
     door: 'trpc',
+    name: 'me.updateApiKey',
+    rest: 'PATCH /api/v1/api-keys/{id}',
+    valid: () => ({ keyId: randomUUID(), spend_policy: { max_claw_per_call: 1 } }),
+    invalid: {
+      input: () => ({ keyId: 'x', spend_policy: {} }),
+      field: 'id',
+      rest: () => ({ path: '/api/v1/api-keys/x', body: { spend_policy: {} } }),
+    },
+  },
+  {
+    door: 'trpc',
+    name: 'me.approveSpend',
+    rest: 'POST /api/v1/approvals/{id}/approve',
+    valid: () => ({ id: randomUUID(), message: 'Approve spend', signature: '0x00' }),
+    invalid: {
+      input: () => ({ id: 'x', message: 'm', signature: '0x00' }),
+      field: 'id',
+      rest: () => ({ path: '/api/v1/approvals/x/approve', body: { message: 'm', signature: '0x00' } }),
+    },
+  },
+  {
+    door: 'trpc',
+    name: 'me.rejectSpend',
+    rest: 'POST /api/v1/approvals/{id}/reject',
+    valid: () => ({ id: randomUUID(), message: 'Reject spend', signature: '0x00' }),
+    invalid: {
+      input: () => ({ id: 'x', message: 'm', signature: '0x00' }),
+      field: 'id',
+      rest: () => ({ path: '/api/v1/approvals/x/reject', body: { message: 'm', signature: '0x00' } }),
+    },
+  },
+  {
+    door: 'trpc',
     name: 'me.revokeApiKey',
     rest: 'POST /api/revoke-api-key',
     valid: () => ({ key_id: randomUUID() }),
@@ -320,6 +353,20 @@ const TWINS: Twin[] = [
     limitCoveredElsewhere: 'analyze_free counts only free analyses on a chain: test/ui-skills-analyzer.int.test.ts',
   },
   {
+    door: 'trpc',
+    name: 'jobs.get',
+    rest: 'GET /api/v1/jobs/{id}',
+    valid: () => ({ id: randomUUID() }),
+    invalid: { input: () => ({ id: 'x' }), field: 'id', rest: () => ({ path: '/api/v1/jobs/x' }) },
+  },
+  {
+    door: 'trpc',
+    name: 'signals.get',
+    rest: 'GET /api/v1/signals/{id}',
+    valid: () => ({ id: randomUUID() }),
+    invalid: { input: () => ({ id: 'x' }), field: 'id', rest: () => ({ path: '/api/v1/signals/x' }) },
+  },
+  {
     door: 'mcp',
     name: 'post_job',
     rest: 'POST /api/v1/jobs',
@@ -353,6 +400,81 @@ const TWINS: Twin[] = [
     invalid: { input: () => ({ extra: 1 }), field: 'body', rest: () => ({ path: '/api/v1/credits?unused=1' }) },
     narrowToken: ['jobs.write'],
   },
+  {
+    door: 'mcp',
+    name: 'list_agents',
+    rest: 'GET /api/v1/agents',
+    valid: () => ({ q: 'Doors' }),
+    invalid: { input: () => ({ limit: 0 }), field: 'limit', rest: () => ({ path: '/api/v1/agents?limit=0' }) },
+  },
+  {
+    door: 'mcp',
+    name: 'get_trade_quote',
+    rest: 'GET /api/v1/trade/quote',
+    valid: () => ({ token_in: 'ETH', token_out: '0x4200000000000000000000000000000000000006', amount_in: '1' }),
+    // The tool's schema takes any token text; the REST query (which the tool runs) takes an address or ETH.
+    invalid: {
+      input: () => ({ token_in: 'ETH', token_out: 'USDC', amount_in: '1' }),
+      field: 'token_out',
+      rest: () => ({ path: '/api/v1/trade/quote?token_in=ETH&token_out=USDC&amount_in=1' }),
+    },
+  },
+  {
+    door: 'mcp',
+    name: 'get_smart_money_alerts',
+    rest: 'GET /api/v1/smart-money/alerts',
+    valid: () => ({}),
+    invalid: {
+      input: () => ({ min_usd: -1 }),
+      field: 'min_usd',
+      rest: () => ({ path: '/api/v1/smart-money/alerts?min_usd=-1' }),
+    },
+  },
+  {
+    door: 'mcp',
+    name: 'list_skills',
+    rest: 'GET /api/v1/skills',
+    valid: () => ({}),
+    invalid: {
+      input: () => ({ category: 'cooking' }),
+      field: 'category',
+      rest: () => ({ path: '/api/v1/skills?category=cooking' }),
+    },
+  },
+  {
+    door: 'mcp',
+    name: 'analyze_contract',
+    rest: 'POST /api/analyze',
+    valid: () => ({ contract_address: newWallet().address }),
+    // The tool's schema takes any short text; the REST body (which the tool runs) a 0x address.
+    invalid: {
+      input: () => ({ contract_address: '0x12' }),
+      field: 'contract_address',
+      rest: () => ({ path: '/api/analyze', body: { contract_address: '0x12' } }),
+    },
+  },
+  {
+    door: 'mcp',
+    name: 'verify_agent_card',
+    rest: 'POST /api/v1/verify/agent-card',
+    valid: () => ({ card: { name: 'Not signed' } }),
+    invalid: {
+      input: () => ({ url: 'ftp://example.com/card.json' }),
+      field: 'url',
+      rest: () => ({ path: '/api/v1/verify/agent-card', body: { url: 'ftp://example.com/card.json' } }),
+    },
+  },
+  {
+    door: 'mcp',
+    name: 'verify_erc8004_identity',
+    rest: 'GET /api/v1/verify/erc8004/{agentRegistry}/{agentId}',
+    valid: () => ({ agentRegistry: 'eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432', agentId: '1' }),
+    invalid: {
+      input: () => ({ agentRegistry: 'x'.repeat(101), agentId: '1' }),
+      field: 'agentRegistry',
+      rest: () => ({ path: `/api/v1/verify/erc8004/${'x'.repeat(101)}/1` }),
+    },
+  },
 ];
 
 /** Mutations and tools not built from an endpoint, with the reason (docs/architecture.md repeats the list). */
@@ -367,11 +489,7 @@ const NOT_DERIVED: Record<string, string> = {
   'trpc:admin.approveSkill': 'admin console only; no REST twin',
   'trpc:admin.rejectSkill': 'admin console only; no REST twin',
   'trpc:admin.redeliver': 'admin console only; no REST twin',
-  'mcp:list_agents': 'read-only, no scopes or limits; the spec’s tool input (q, min_trust_score) differs from GET /api/v1/agents',
-  'mcp:get_trade_quote': 'no scopes or limits; the spec’s tool input differs from GET /api/v1/trade/quote',
-  'mcp:list_jobs': 'read-only, public; the spec’s tool input (min_bounty) differs from GET /api/v1/jobs',
-  'mcp:get_smart_money_alerts': 'no scopes or limits; needs the subscription as GET /api/v1/smart-money/alerts does',
-  'mcp:list_skills': 'read-only; active skills only (the tool has no status filter)',
+  'mcp:list_jobs': 'the spec’s min_bounty filter has no GET /api/v1/jobs query parameter (and the tool has no skill filter)',
   'mcp:stream_events': 'no REST twin (describes the SSE stream)',
 };
 

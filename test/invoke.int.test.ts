@@ -405,3 +405,37 @@ describe('the router decides the timeout floor and tells the target its deadline
     expect(JSON.stringify(response.body.response)).toBe('['.repeat(64) + ']'.repeat(64));
   });
 });
+
+// Regressions of the first adversarial probe (security issue): each test failed before its fix.
+describe('public views keep the owner’s secrets', () => {
+  it('shows invoke_url and caller wallets to the owner only, counts to everyone', async () => {
+    const target = await startTarget();
+    try {
+      const owner = newWallet();
+      const { token: ownerToken } = await signIn(app, owner);
+      const agentId = (await app.post('/api/v1/agents', { agent_name: 'Private' }, { token: ownerToken })).body.agent_id;
+      await app.request('PATCH', `/api/v1/agents/${agentId}`, {
+        token: ownerToken,
+        body: { is_callable: true, invoke_url: `${target.url}/echo` },
+      });
+      const callerAccount = newWallet();
+      const { token: callerToken } = await signIn(app, callerAccount);
+      expect((await app.post(`/api/v1/agents/${agentId}/invoke`, { hi: 1 }, { token: callerToken })).status).toBe(200);
+
+      const anonymous = await app.get(`/api/v1/agents/${agentId}`);
+      expect(anonymous.body.invoke_url).toBeUndefined();
+      expect(anonymous.text).not.toContain(callerAccount.address);
+      expect(anonymous.body.activity_counts.invocations_received_24h).toBe(1);
+      const stranger = await app.get(`/api/v1/agents/${agentId}`, { token: callerToken });
+      expect(stranger.body.invoke_url).toBeUndefined();
+      const listed = await app.get('/api/v1/agents?is_callable=true');
+      expect(listed.text).not.toContain(target.url);
+
+      const own = await app.get(`/api/v1/agents/${agentId}`, { token: ownerToken });
+      expect(own.body.invoke_url).toBe(`${target.url}/echo`);
+      expect(own.text).toContain(callerAccount.address);
+    } finally {
+      await target.close();
+    }
+  });
+});

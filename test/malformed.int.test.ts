@@ -144,3 +144,30 @@ describe('malformed requests', () => {
     }
   });
 });
+
+// Regressions of the first adversarial probe (security issue): each test failed before its fix.
+describe('input PostgreSQL cannot store is a 400 naming the field', () => {
+  const agents = async () => (await app.database.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM agents'))[0]!.n;
+
+  it('refuses NUL characters, lone surrogates and deep nesting everywhere, and changes nothing', async () => {
+    const { token } = await signIn(app, newWallet());
+    const before = await agents();
+    const deep = `{"agent_name":"Deep","metadata":${'{"x":'.repeat(2_000)}{}${'}'.repeat(2_000)}}`;
+    const json = { 'content-type': 'application/json' };
+    const cases = [
+      () => app.get('/api/agents?search=%00'),
+      () => app.get('/api/v1/agents?q=a%00b'),
+      () => app.get('/api/agents/%00'),
+      () => app.post('/api/v1/agents', { agent_name: 'nul\u0000name' }, { token }),
+      () => app.post('/api/v1/agents', { agent_name: 'lone \ud800 surrogate' }, { token }),
+      () => app.request('POST', '/api/v1/agents', { raw: deep, token, headers: json }),
+      () => app.post('/api/v1/agents', { agent_name: 'Key', metadata: { 'a\u0000b': 1 } }, { token }),
+    ];
+    for (const send of cases) {
+      const response = await send();
+      expect(response.status, response.text).toBe(400);
+      expect(Object.keys(response.body.details.fields ?? {}).length).toBeGreaterThan(0);
+    }
+    expect(await agents()).toBe(before);
+  });
+});

@@ -1,8 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './harness';
-import { clawBalance, fund } from './money';
+import { clawBalance, fund, assertLedgerBalanced } from './money';
 import { startTarget } from './targets';
 import { newWallet, signIn } from './wallets';
 import { PLATFORM_AUTHOR_WALLET } from '../server/skills/platform-author';
@@ -23,7 +27,20 @@ const TOOL_NAMES = [
   'get_smart_money_alerts',
   'list_skills',
   'stream_events',
+  'analyze_contract',
+  'verify_agent_card',
+  'verify_erc8004_identity',
 ];
+
+// Every structuredContent is checked against the tool's advertised outputSchema (JSON Schema 2020-12).
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+const outputValidators = new Map<string, ReturnType<typeof ajv.compile>>();
+function expectValidOutput(name: string, structured: unknown) {
+  const validate = outputValidators.get(name);
+  expect(validate, `no outputSchema for ${name}`).toBeDefined();
+  expect(validate!(structured), `${name}: ${JSON.stringify(validate!.errors)}`).toBe(true);
+}
 
 async function session(scopes?: string[]) {
   const account = newWallet();
@@ -46,6 +63,8 @@ const parseText = (result: any) => JSON.parse(result.content[0].text);
 beforeAll(async () => {
   app = await startTestApp({ INVOKE_TIMEOUT_MS: '3000' });
   baseUrl = await app.listen();
+  // The metadata URLs a 401 names are this server's (PUBLIC_BASE_URL in production).
+  (app.runtime.config as { PUBLIC_BASE_URL: string }).PUBLIC_BASE_URL = baseUrl;
   target = await startTarget();
   owner = await session();
   const patched = await app.request('PATCH', `/api/v1/agents/${owner.agentId}`, {
@@ -61,7 +80,7 @@ afterAll(async () => {
 });
 
 describe('GET /api/v1/mcp', () => {
-  it('lists the nine tools with input schemas, version 1.0', async () => {
+  it('lists the tools with titles, input and output schemas and annotations, version 1.0', async () => {
     const response = await app.get('/api/v1/mcp');
     expect(response.status).toBe(200);
     expect(response.body.version).toBe('1.0');
@@ -71,7 +90,17 @@ describe('GET /api/v1/mcp', () => {
     expect(listAgents.input_schema.properties.min_trust_score).toMatchObject({ minimum: 0, maximum: 280 });
     const invoke = response.body.tools.find((t: any) => t.name === 'invoke_agent');
     expect(invoke.input_schema.required).toEqual(['agent_id', 'payload']);
-    expect(invoke).toMatchObject({ auth: 'bearer', scopes: ['agents.invoke'] });
+    expect(invoke).toMatchObject({ auth: 'bearer', scopes: ['agents.invoke'], title: 'Invoke an agent' });
+    expect(invoke.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
+    for (const tool of response.body.tools) {
+      expect(tool.output_schema.type, tool.name).toBe('object');
+      expect(tool.title.length, tool.name).toBeGreaterThan(0);
+    }
   });
 });
 
@@ -93,7 +122,11 @@ describe('POST /api/v1/mcp {tool, input}', () => {
   });
 
   it('needs a bearer for private tools (401) and their scopes (403); an API key works as a token does', async () => {
-    expect((await app.post('/api/v1/mcp', { tool: 'check_claw_balance', input: {} })).status).toBe(401);
+    const anonymousBalance = await app.post('/api/v1/mcp', { tool: 'check_claw_balance', input: {} });
+    expect(anonymousBalance.status).toBe(401);
+    expect(anonymousBalance.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${baseUrl}/.well-known/oauth-protected-resource/api/v1/mcp"`,
+    );
     expect((await app.post('/api/v1/mcp', { tool: 'invoke_agent', input: { agent_id: callable, payload: {} } })).status).toBe(
       401,
     );
@@ -218,13 +251,99 @@ describe('POST /api/v1/mcp {tool, input}', () => {
 });
 
 describe('Model Context Protocol over streamable HTTP (SDK client)', () => {
-  it('lists the same nine tools with their schemas', async () => {
+  it('negotiates the newest protocol version of the SDK client, and answers older clients in theirs', async () => {
+    const client = await mcpClient();
+    expect((client.transport as StreamableHTTPClientTransport).protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+    expect(client.getServerVersion()).toMatchObject({ name: 'vouchsafe' });
+    await client.close();
+    const initialize = async (protocolVersion: string) => {
+      const response = await fetch(`${baseUrl}/api/v1/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion, capabilities: {}, clientInfo: { name: 'old', version: '0' } },
+        }),
+      });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { result: { protocolVersion: string } }).result.protocolVersion;
+    };
+    for (const version of SUPPORTED_PROTOCOL_VERSIONS) expect(await initialize(version)).toBe(version);
+    // A version the server does not know: it offers its newest.
+    expect(await initialize('2023-01-01')).toBe(LATEST_PROTOCOL_VERSION);
+  });
+
+  it('lists the same tools with titles, JSON Schema 2020-12 input and output schemas and annotations', async () => {
     const client = await mcpClient();
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
     const listAgents = tools.find((t) => t.name === 'list_agents')!;
     expect((listAgents.inputSchema.properties as any).limit).toMatchObject({ maximum: 50 });
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toBeTruthy();
+      expect(tool.inputSchema.$schema, tool.name).toBe('https://json-schema.org/draft/2020-12/schema');
+      expect(tool.outputSchema?.$schema, tool.name).toBe('https://json-schema.org/draft/2020-12/schema');
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+        expect(typeof tool.annotations?.[hint], `${tool.name} ${hint}`).toBe('boolean');
+      outputValidators.set(tool.name, ajv.compile(tool.outputSchema!));
+    }
+    expect(tools.find((t) => t.name === 'post_job')!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
+    expect(tools.find((t) => t.name === 'list_jobs')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    const analyze = tools.find((t) => t.name === 'analyze_contract')!;
+    for (const field of ['checks', 'holders', 'creator', 'simulation', 'flags'])
+      expect(analyze.outputSchema!.properties, field).toHaveProperty(field);
     await client.close();
+  });
+
+  it('answers a token-needing tool call without a token with 401 and WWW-Authenticate; a client discovers the metadata and signs in', async () => {
+    const mcpUrl = `${baseUrl}/api/v1/mcp`;
+    const anonymous = await mcpClient();
+    const refused = await anonymous.callTool({ name: 'check_claw_balance', arguments: {} }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(StreamableHTTPError);
+    expect((refused as StreamableHTTPError).code).toBe(401);
+    await anonymous.close();
+    // What a client does with that 401: read the header, fetch the metadata it names.
+    const response = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'check_claw_balance', arguments: {} },
+      }),
+    });
+    expect(response.status).toBe(401);
+    const { resourceMetadataUrl } = extractWWWAuthenticateParams(response);
+    expect(resourceMetadataUrl?.toString()).toBe(`${baseUrl}/.well-known/oauth-protected-resource/api/v1/mcp`);
+    const metadata = await discoverOAuthProtectedResourceMetadata(mcpUrl, { resourceMetadataUrl });
+    expect(metadata.resource).toBe(mcpUrl);
+    expect(metadata.bearer_methods_supported).toEqual(['header']);
+    expect(metadata.scopes_supported).toContain('credits.read');
+    const token = metadata.token_issuance as { challenge_endpoint: string; verify_endpoint: string };
+    expect(token.challenge_endpoint).toBe(`${baseUrl}/api/v1/auth/challenge`);
+    // The sign-in it names gives the token the retry carries.
+    const me = await session();
+    await fund(me.address, 4);
+    const client = await mcpClient(me.token);
+    const balance = await client.callTool({ name: 'check_claw_balance', arguments: {} });
+    expect((balance.structuredContent as any).balance_claw).toBe(4);
+    expectValidOutput('check_claw_balance', balance.structuredContent);
+    await client.close();
+    // The root metadata (the whole API) and the path-suffixed one are public, outside any bot check.
+    const root = await app.get('/.well-known/oauth-protected-resource', { contract: false });
+    expect(root.status).toBe(200);
+    expect(root.body.resource).toBe(baseUrl);
+    // A public tool never asks for a token.
+    const publicCall = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'list_jobs', arguments: {} } }),
+    });
+    expect(publicCall.status).toBe(200);
   });
 
   it('calls every tool: public ones anonymously, private ones with the bearer, refusals as tool errors', async () => {
@@ -232,16 +351,21 @@ describe('Model Context Protocol over streamable HTTP (SDK client)', () => {
     const agents = await anonymous.callTool({ name: 'list_agents', arguments: { limit: 3 } });
     expect(agents.isError).toBeFalsy();
     expect((agents.structuredContent as any).agents.length).toBeGreaterThan(0);
+    // The text content (for clients before structuredContent) is the same JSON.
+    expect(parseText(agents)).toEqual(agents.structuredContent);
+    expectValidOutput('list_agents', agents.structuredContent);
     const skills = await anonymous.callTool({ name: 'list_skills', arguments: { q: 'none' } });
     expect(skills.structuredContent).toMatchObject({ skills: [], total: 0 });
+    expectValidOutput('list_skills', skills.structuredContent);
+    const allSkills = await anonymous.callTool({ name: 'list_skills', arguments: {} });
+    expectValidOutput('list_skills', allSkills.structuredContent);
     const stream = await anonymous.callTool({ name: 'stream_events', arguments: {} });
     expect((stream.structuredContent as any).stream_url).toMatch(/\/api\/v1\/stream$/);
-    const denied = await anonymous.callTool({ name: 'check_claw_balance', arguments: {} });
-    expect(denied.isError).toBe(true);
-    expect(parseText(denied)).toMatchObject({ code: 'unauthorized', status: 401 });
+    expectValidOutput('stream_events', stream.structuredContent);
     const jobs = await anonymous.callTool({ name: 'list_jobs', arguments: {} });
     expect(jobs.isError).toBeFalsy();
     expect(jobs.structuredContent).toMatchObject({ jobs: expect.any(Array) });
+    expectValidOutput('list_jobs', jobs.structuredContent);
     const invalid = await anonymous.callTool({ name: 'list_agents', arguments: { limit: 500 } });
     expect(invalid.isError).toBe(true);
     await anonymous.close();
@@ -251,12 +375,22 @@ describe('Model Context Protocol over streamable HTTP (SDK client)', () => {
     const client = await mcpClient(me.token);
     const balance = await client.callTool({ name: 'check_claw_balance', arguments: {} });
     expect((balance.structuredContent as any).balance_claw).toBe(5);
+    expectValidOutput('check_claw_balance', balance.structuredContent);
     const invoked = await client.callTool({ name: 'invoke_agent', arguments: { agent_id: callable, payload: { via: 'mcp' } } });
     expect(invoked.isError).toBeFalsy();
     expect(invoked.structuredContent).toMatchObject({ status: 'success', fee_claw: 2, response: { echo: { via: 'mcp' } } });
-    expect(await clawBalance(me.address)).toBe(3);
+    expectValidOutput('invoke_agent', invoked.structuredContent);
+    const posted = await client.callTool({
+      name: 'post_job',
+      arguments: { title: 'Via MCP', description: 'A job', bounty_claw: 1 },
+    });
+    expect(posted.isError).toBeFalsy();
+    expectValidOutput('post_job', posted.structuredContent);
+    expect(await clawBalance(me.address)).toBe(2);
     for (const [name, args, status] of [
-      ['get_trade_quote', { token_in: 'ETH', token_out: 'USDC', amount_in: '1' }, 503],
+      ['get_trade_quote', { token_in: 'ETH', token_out: '0x4200000000000000000000000000000000000006', amount_in: '1' }, 503],
+      // The REST twin's query schema: a token is an address or ETH.
+      ['get_trade_quote', { token_in: 'ETH', token_out: 'USDC', amount_in: '1' }, 400],
       ['post_job', { title: 'Job', description: 'Desc' }, 400],
       ['get_smart_money_alerts', {}, 403],
     ] as const) {
@@ -282,5 +416,70 @@ describe('Model Context Protocol over streamable HTTP (SDK client)', () => {
     await expect(mcpClient('vst_not_a_real_token')).rejects.toThrow();
     const sse = await fetch(`${baseUrl}/api/v1/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(sse.status).toBe(405);
+  });
+});
+
+// Regressions of the second adversarial probe (security issue): each test failed before its fix.
+async function probeAgent(tier = 'none', scopes?: string[]) {
+  const account = newWallet();
+  const session = await signIn(app, account, scopes ? { scopes } : {});
+  const created = await app.post(
+    '/api/v1/agents',
+    { agent_name: `Probe ${account.address.slice(2, 6)}` },
+    { token: session.token },
+  );
+  await app.database.sql.query('UPDATE agents SET tier = $1 WHERE owner_wallet = $2', [tier, account.address]);
+  return { account, token: session.token, agentId: created.body.agent_id as string };
+}
+
+describe('MCP tools keep the REST money rules', () => {
+  it('post_job refuses a zero or absent bounty with 400 (REST does), never a 500', async () => {
+    const me = await probeAgent();
+    await fund(me.account.address, 10);
+    for (const bounty of [0, 0.0000001]) {
+      const response = await app.post(
+        '/api/v1/mcp',
+        { tool: 'post_job', input: { title: 'Free', description: 'Nothing escrowed', bounty_claw: bounty } },
+        { token: me.token },
+      );
+      expect(response.status, response.text).toBe(400);
+    }
+    const rest = await app.post('/api/v1/jobs', { title: 'Free', description: 'x', bounty_claw: 0 }, { token: me.token });
+    expect(rest.status).toBe(400);
+    expect(await clawBalance(me.account.address)).toBe(10);
+    await assertLedgerBalanced();
+  });
+});
+
+// Last in the file: a second app replaces the current runtime, and closing it ends that runtime.
+describe('the MCP door keeps the REST rate limits', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ RATE_LIMIT_WRITE: '3/1m' });
+  });
+  afterAll(() => limited.close());
+
+  it('post_job counts against the write limit as POST /api/v1/jobs does, through both MCP bodies', async () => {
+    const account = newWallet();
+    const { token } = await signIn(limited, account);
+    await fund(account.address, 100);
+    const job = { title: 'Job', description: 'Work', bounty_claw: 1 };
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push((await limited.post('/api/v1/mcp', { tool: 'post_job', input: job }, { token })).status);
+    }
+    const rpc = await limited.post(
+      '/api/v1/mcp',
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'post_job', arguments: job } },
+      { token, headers: { accept: 'application/json, text/event-stream' }, contract: false },
+    );
+    statuses.push(rpc.status);
+    statuses.push((await limited.post('/api/v1/jobs', job, { token })).status);
+    // A JSON-RPC call is refused inside its answer (a tool error naming the limit), as each call of a batch is.
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    expect(JSON.stringify(rpc.body)).toContain('rate_limited');
+    // Read tools are not counted.
+    expect((await limited.post('/api/v1/mcp', { tool: 'list_jobs', input: {} }, { token })).status).toBe(200);
+    expect(await clawBalance(account.address)).toBe(97);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chargeMemoryStorage } from '../server/memory/memory';
+import { chargeMemoryStorage } from '../server/memory/charge-memory-storage';
 import { startTestApp, type TestApp } from './harness';
 import { clawBalance, fund } from './money';
 import { newWallet, signIn } from './wallets';

@@ -4,9 +4,11 @@ import { emit } from '../server/events/emit';
 import { runDueCronPipelines, runEventPipelines } from '../server/pipelines/triggers';
 import { applyMapping, jsonLength, mappedLength, MappingError } from '../server/pipelines/mapping';
 import { startTestApp, type TestApp } from './harness';
-import { clawBalance, fund } from './money';
+import { clawBalance, fund, assertLedgerBalanced } from './money';
 import { startTarget } from './targets';
 import { newWallet, signIn } from './wallets';
+import { ApiError } from '../server/core/errors';
+import { invokeAgent } from '../server/invoke/invoke-agent';
 
 let app: TestApp;
 let target: Awaited<ReturnType<typeof startTarget>>;
@@ -521,5 +523,99 @@ describe('input mapping', () => {
       ),
       { seed: 20261124, numRuns: 500 },
     );
+  });
+});
+
+// Regressions of the second adversarial probe (security issue): each test failed before its fix.
+async function probeAgent(tier = 'none', scopes?: string[]) {
+  const account = newWallet();
+  const session = await signIn(app, account, scopes ? { scopes } : {});
+  const created = await app.post(
+    '/api/v1/agents',
+    { agent_name: `Probe ${account.address.slice(2, 6)}` },
+    { token: session.token },
+  );
+  await app.database.sql.query('UPDATE agents SET tier = $1 WHERE owner_wallet = $2', [tier, account.address]);
+  return { account, token: session.token, agentId: created.body.agent_id as string };
+}
+
+describe('per-wallet limits hold under concurrent creates', () => {
+  it('never lets a wallet past 50 pipelines, and charges only the pipelines created', async () => {
+    const me = await probeAgent();
+    await fund(me.account.address, 500 * 60);
+    const body = (n: number) => ({
+      name: `P${n}`,
+      trigger_type: 'manual',
+      steps: [{ id: 's', name: 'S', agent_id: me.agentId, output_key: 's' }],
+    });
+    for (let n = 0; n < 45; n++) {
+      const r = await app.post('/api/v1/pipelines', body(n), { token: me.token });
+      expect(r.status, r.text).toBe(201);
+    }
+    const results = await Promise.all(
+      Array.from({ length: 15 }, (_, n) => app.post('/api/v1/pipelines', body(100 + n), { token: me.token })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(5);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(10);
+    const [count] = await app.database.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pipelines WHERE owner_wallet = $1 AND status <> 'deleted'`,
+      [me.account.address],
+    );
+    expect(count!.n).toBe(50);
+    expect(await clawBalance(me.account.address)).toBe(500 * 10);
+    await assertLedgerBalanced();
+  }, 60_000);
+});
+
+describe('pipelines: max_spend_claw_per_run', () => {
+  // A run reads each step's price to check the cap, then the router charges the price it reads
+  // itself: a seller who raises the price between the two reads (or an instance whose cache still
+  // has the old one) would take more than the cap. The router now checks the cap at the charge.
+  it('the router refuses a charge above the cap the run passes it, charging and forwarding nothing', async () => {
+    const target = await startTarget();
+    try {
+      const seller = await probeAgent();
+      const patched = await app.request('PATCH', `/api/v1/agents/${seller.agentId}`, {
+        token: seller.token,
+        body: { is_callable: true, invoke_url: `${target.url}/echo`, price_claw_per_call: 5 },
+      });
+      expect(patched.status).toBe(200);
+      const me = await probeAgent();
+      await fund(me.account.address, 10);
+      const caller = {
+        via: 'bearer' as const,
+        wallet: me.account.address,
+        agentId: me.agentId,
+        agentPubkey: null,
+        scopes: ['agents.invoke'],
+        credentialId: null,
+        maxSpendPerDay: null,
+      };
+      const refused = await invokeAgent(caller, {
+        target: seller.agentId,
+        payload: {},
+        timeoutMs: 3000,
+        family: 'b',
+        maxFee: 2_000_000n,
+      }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ApiError);
+      // The cap a run passes is the most it may pay: a higher price is refused as price_changed (409).
+      expect((refused as ApiError).status).toBe(409);
+      expect((refused as ApiError).code).toBe('price_changed');
+      expect(await clawBalance(me.account.address)).toBe(10);
+      expect(target.calls).toHaveLength(0);
+      const paid = await invokeAgent(caller, {
+        target: seller.agentId,
+        payload: {},
+        timeoutMs: 3000,
+        family: 'b',
+        maxFee: 5_000_000n,
+      });
+      expect(paid.fee).toBe(5_000_000n);
+      expect(await clawBalance(me.account.address)).toBe(5);
+      await assertLedgerBalanced();
+    } finally {
+      await target.close();
+    }
   });
 });

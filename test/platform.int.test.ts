@@ -160,7 +160,10 @@ describe('OpenAPI document', () => {
       createApi()
         .routes.filter(
           (route) =>
-            route.method !== 'ALL' && !['/api/openapi.json', '/api/docs', '/api/docs/scalar.js', '/docs'].includes(route.path),
+            route.method !== 'ALL' &&
+            !['/api/openapi.json', '/api/docs', '/api/docs/scalar.js', '/docs'].includes(route.path) &&
+            // machine documents (the A2A card, RFC 9728 metadata), not API operations
+            !route.path.startsWith('/.well-known/'),
         )
         .map((route) => `${route.method} ${route.path.replace(/:([^/]+)/g, '{$1}')}`),
     );

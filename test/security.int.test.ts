@@ -471,6 +471,7 @@ describe('object-level authorization matrix: another agent’s credential never 
     strategyId: string;
     skillId: string;
     draftSkillId: string;
+    approvalId: string;
   };
   const memory = (ctx: Ctx, key = '') => `/api/v1/agents/${ctx.victimAgent}/memory${key ? `/${key}` : ''}`;
   const expectStatus = async (response: Promise<{ status: number; text: string }>, status: number) => {
@@ -491,6 +492,17 @@ describe('object-level authorization matrix: another agent’s credential never 
         const response = await app.request('PATCH', `/api/v1/agents/${ctx.victimAgent}`, { token: ctx.attackerToken, body });
         expect(response.status).toBe(403);
       }
+    },
+    'POST /api/v1/agents/{id}/erc8004/link': async (ctx) => {
+      for (const body of [{}, { erc8004_agent_id: '0' }]) {
+        await expectStatus(app.post(`/api/v1/agents/${ctx.victimAgent}/erc8004/link`, body, { token: ctx.attackerToken }), 403);
+      }
+    },
+    'DELETE /api/v1/agents/{id}/erc8004/link': async (ctx) => {
+      await expectStatus(
+        app.request('DELETE', `/api/v1/agents/${ctx.victimAgent}/erc8004/link`, { token: ctx.attackerToken }),
+        403,
+      );
     },
     'GET /api/v1/agents/{id}': async (ctx) => {
       const view = await app.get(`/api/v1/agents/${ctx.victimAgent}`, { token: ctx.attackerToken });
@@ -521,6 +533,38 @@ describe('object-level authorization matrix: another agent’s credential never 
     'POST /api/revoke-api-key': async (ctx) => {
       const response = await app.post('/api/revoke-api-key', { key_id: ctx.victimKeyId }, { token: ctx.attackerToken });
       expect(response.status).toBe(404);
+    },
+    'PATCH /api/v1/api-keys/{id}': async (ctx) => {
+      const response = await app.request('PATCH', `/api/v1/api-keys/${ctx.victimKeyId}`, {
+        token: ctx.attackerToken,
+        body: { spend_policy: { allowed_payees: null, max_claw_per_call: null, approval_above_claw: null } },
+      });
+      expect(response.status).toBe(404);
+    },
+    'GET /api/v1/approvals': async (ctx) => {
+      const response = await app.get('/api/v1/approvals', { token: ctx.attackerToken });
+      expect(response.status).toBe(200);
+      expect(response.text).not.toContain(ctx.approvalId);
+    },
+    'GET /api/v1/approvals/{id}': (ctx) =>
+      expectStatus(app.get(`/api/v1/approvals/${ctx.approvalId}`, { token: ctx.attackerToken }), 404),
+    'POST /api/v1/approvals/{id}/approve': async (ctx) => {
+      // The attacker signs the victim's approval's exact text with its own wallet: refused.
+      const text = `Approve spend ${ctx.approvalId}: 7 CLAW to wallet ${ctx.attacker.address}`;
+      const message = `${text} ${Math.floor(Date.now() / 1000)}`;
+      const signature = await ctx.attacker.signMessage({ message });
+      await expectStatus(
+        app.post(`/api/v1/approvals/${ctx.approvalId}/approve`, { message, signature }, { token: ctx.attackerToken }),
+        401,
+      );
+    },
+    'POST /api/v1/approvals/{id}/reject': async (ctx) => {
+      const message = `Reject spend ${ctx.approvalId}: 7 CLAW to wallet ${ctx.attacker.address} ${Math.floor(Date.now() / 1000)}`;
+      const signature = await ctx.attacker.signMessage({ message });
+      await expectStatus(
+        app.post(`/api/v1/approvals/${ctx.approvalId}/reject`, { message, signature }, { token: ctx.attackerToken }),
+        401,
+      );
     },
     'GET /api/list-api-keys': async (ctx) => {
       const response = await app.get('/api/list-api-keys', { token: ctx.attackerToken });
@@ -743,6 +787,8 @@ describe('object-level authorization matrix: another agent’s credential never 
     'GET /api/v1/health/live': 'public',
     'GET /api/v1/health/ready': 'public',
     'GET /api/v1/router/jwks': 'public keys',
+    'GET /api/v1/agents/{id}/agent-card.json': 'public, signed A2A card of a callable agent (no owner-only field)',
+    'POST /api/v1/verify/agent-card': 'stateless public verification of a card the caller sends; names no stored object',
     'POST /api/analyze': 'analyzes a public token contract; the report is the caller’s own request',
     'GET /api/cron/{job}': 'operator-only (CRON_SECRET), runs a platform job; no agent object named',
     'GET /api/skills/examples': 'public examples',
@@ -756,6 +802,8 @@ describe('object-level authorization matrix: another agent’s credential never 
     'GET /api/v1/agents/leaderboard': 'public ranking',
     'POST /api/v1/credits/deposit':
       'credits the caller only, for a transfer sent from the caller’s wallet (deposit_not_yours otherwise)',
+    'POST /api/v1/credits/topup':
+      'credits the caller (or, without credentials, the wallet that signed the payment) for a USDC payment that wallet signed; takes nothing from anyone else',
     'POST /api/v1/devnet/faucet': 'bundled devnet only: mints test tokens to a wallet; takes nothing from anyone',
     'POST /api/v1/jobs': 'posts the caller’s own job, escrowing the caller’s bounty',
     'POST /api/v1/jobs/{id}/bid': 'bidding on another’s job is the operation (never on one’s own)',
@@ -782,6 +830,11 @@ describe('object-level authorization matrix: another agent’s credential never 
     'POST /api/v1/trade/swap': 'relays a transaction the caller signed from its own wallet (another sender is refused)',
     'GET /api/v1/trade/tokens': 'public token list',
     'POST /api/v1/webhooks': 'registers the caller’s own webhook',
+    'GET /api/v1/agents/{id}/registration.json': 'public ERC-8004 registration file',
+    'GET /api/v1/agents/{id}/erc8004/feedback': 'public on-chain feedback',
+    'GET /api/v1/verify/erc8004/{agentRegistry}/{agentId}': 'public verification of an on-chain identity',
+    'GET /api/v1/invocations/{id}/feedback.json':
+      'public by design: the feedbackURI of on-chain feedback, named by an unguessable invocation id; shows no more than the chain will',
   };
 
   it('lists every route either in the matrix or with a reason it touches no other agent’s object', () => {
@@ -925,8 +978,22 @@ describe('object-level authorization matrix: another agent’s credential never 
     expect((await app.get('/api/v1/skills?limit=100', vt)).text).toContain('victim-skill-payload');
     const jobIds = [openJob.jobId, executingJob.jobId, completedJob.jobId];
 
+    // A spend policy on the victim's key and a pending approval of one of its spends.
+    const policed = await app.request('PATCH', `/api/v1/api-keys/${victimKeyId}`, {
+      token: victimSession.token,
+      body: { spend_policy: { approval_above_claw: 1 } },
+    });
+    expect(policed.status, policed.text).toBe(200);
+    const approvalId = crypto.randomUUID();
+    await app.database.sql.query(
+      `INSERT INTO spend_approvals (id, wallet, credential_id, reason, payee_wallet, amount, expires_at)
+       VALUES ($1::uuid, $2, $3::uuid, 'invocation_charge', $4, 7000000, now() + interval '1 day')`,
+      [approvalId, victimWallet, victimKeyId, attacker.address],
+    );
     const snapshot = async () =>
       JSON.stringify([
+        await app.database.sql.query(`SELECT * FROM spend_policies WHERE wallet = $1 ORDER BY credential_id`, [victimWallet]),
+        await app.database.sql.query(`SELECT * FROM spend_approvals WHERE wallet = $1 ORDER BY id`, [victimWallet]),
         await app.database.sql.query(`SELECT * FROM agents WHERE owner_wallet = $1 ORDER BY id`, [victimWallet]),
         await app.database.sql.query(`SELECT * FROM api_keys WHERE wallet = $1 ORDER BY id`, [victimWallet]),
         await app.database.sql.query(`SELECT * FROM endorsements WHERE subject_agent_id = $1::uuid ORDER BY id`, [victimAgent]),
@@ -956,6 +1023,7 @@ describe('object-level authorization matrix: another agent’s credential never 
     for (const id of [pipelineId, webhookId, deliveryId, ...jobIds, signalId, strategyId, skillId, draftSkillId])
       expect(before).toContain(id);
     expect(before).toContain('s3cret');
+    expect(before).toContain(approvalId);
     expect(before).toContain('victim-only-result');
     const ctx: Ctx = {
       victimAgent,
@@ -975,6 +1043,7 @@ describe('object-level authorization matrix: another agent’s credential never 
       strategyId,
       skillId,
       draftSkillId,
+      approvalId,
     };
     for (const [name, attack] of Object.entries(MATRIX)) {
       await attack(ctx);
@@ -992,6 +1061,7 @@ describe('object-level authorization matrix: another agent’s credential never 
       ['POST', '/api/revoke-api-key', { key_id: victimKeyId }],
       ['GET', '/api/list-api-keys', undefined],
       ['POST', '/api/mint-api-key', { label: 'more' }],
+      ['PATCH', `/api/v1/api-keys/${victimKeyId}`, { spend_policy: { approval_above_claw: null } }],
       ['GET', memory(ctx), undefined],
       ['GET', memory(ctx, 'secret'), undefined],
       ['POST', memory(ctx), { key: 'secret', value: 'renamed' }],
@@ -1011,11 +1081,65 @@ describe('object-level authorization matrix: another agent’s credential never 
       ['POST', `/api/v1/signals/${signalId}/resolve`, { outcome: 'correct' }],
       ['PATCH', `/api/v1/trade/strategies/${strategyId}`, { status: 'paused' }],
       ['DELETE', `/api/v1/skills/${skillId}`, undefined],
+      ['POST', `/api/v1/agents/${victimAgent}/erc8004/link`, {}],
+      ['DELETE', `/api/v1/agents/${victimAgent}/erc8004/link`, undefined],
     ] as const) {
       const response = await app.request(method, path, { token: narrow, body });
       expect(response.status, `${method} ${path}`).toBe(403);
       expect(response.body.code).toBe('missing_scope');
       expect(await snapshot(), `${method} ${path} changed the owner’s data without the scope`).toBe(beforeNarrow);
     }
+  });
+});
+
+// Regressions of the first adversarial probe (security issue): each test failed before its fix.
+describe('scopes are enforced on every endpoint that declares them', () => {
+  const scoped = ROUTES.filter((route) => route.scopes?.length && route.auth !== 'none');
+  let token: string;
+  let agentId: string;
+  beforeAll(async () => {
+    const account = newWallet();
+    const owner = await signIn(app, account);
+    agentId = (await app.post('/api/v1/agents', { agent_name: 'Scoped' }, { token: owner.token })).body.agent_id;
+    // A token that holds one unrelated scope.
+    token = (await signIn(app, account, { agentPubkey: 'narrow', scopes: ['jobs.read'] })).token;
+  });
+
+  it('covers at least the writes the probe used', () => {
+    const names = scoped.map((route) => `${route.method.toUpperCase()} ${route.path}`);
+    for (const expected of [
+      'PATCH /api/v1/agents/{id}',
+      'POST /api/v1/agents',
+      'POST /api/v1/agents/{id}/attest',
+      'POST /api/update-profile',
+      'POST /api/mint-api-key',
+      'POST /api/v1/agents/{id}/invoke',
+    ]) {
+      expect(names).toContain(expected);
+    }
+  });
+
+  it.each(scoped.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))(
+    '%s answers 403 naming the scope to a token without it, and changes nothing',
+    async (_name, route) => {
+      const before = await app.database.sql.query('SELECT count(*)::int AS n FROM agents');
+      const path = route.path.replace(/\{[^}]+\}/g, agentId);
+      const response = await app.request(route.method.toUpperCase(), path, { token, body: route.body ? {} : undefined });
+      expect(response.status).toBe(403);
+      expect(response.body.code).toBe('missing_scope');
+      const wanted = route.scopes![0]!;
+      expect(typeof wanted === 'string' ? [wanted] : wanted).toContain(response.body.details.required_scope);
+      expect(await app.database.sql.query('SELECT count(*)::int AS n FROM agents')).toEqual(before);
+    },
+  );
+
+  it('gives a challenge without requested_scopes every scope, and a minted key without scopes read scopes only', async () => {
+    const account = newWallet();
+    const session = await signIn(app, account);
+    expect(session.scopes).toContain('agents.invoke');
+    expect(session.scopes).toContain('api_keys.manage');
+    const minted = await app.post('/api/mint-api-key', { label: 'reader' }, { token: session.token });
+    expect(minted.body.scopes.length).toBeGreaterThan(0);
+    expect(minted.body.scopes.every((scope: string) => scope.endsWith('.read'))).toBe(true);
   });
 });

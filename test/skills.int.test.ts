@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './harness';
-import { clawBalance, fund } from './money';
+import { clawBalance, fund, assertLedgerBalanced } from './money';
 import { newWallet, signedAction, signIn } from './wallets';
 import { exampleSkills } from '../server/skills/example-skills';
 import { PLATFORM_AUTHOR_WALLET } from '../server/skills/platform-author';
@@ -456,5 +456,81 @@ describe('GET /api/skills/examples', () => {
     expect((await app.get(local(info.url))).status).toBe(404);
     const call = invoke.integration_payload.endpoints.find((e: any) => e.method === 'POST');
     expect((await app.post(local(call.url), {}, { token: me.token })).status).toBe(422);
+  });
+});
+
+// Regressions of the second adversarial probe (security issue): each test failed before its fix.
+async function probeAgent(tier = 'none', scopes?: string[]) {
+  const account = newWallet();
+  const session = await signIn(app, account, scopes ? { scopes } : {});
+  const created = await app.post(
+    '/api/v1/agents',
+    { agent_name: `Probe ${account.address.slice(2, 6)}` },
+    { token: session.token },
+  );
+  await app.database.sql.query('UPDATE agents SET tier = $1 WHERE owner_wallet = $2', [tier, account.address]);
+  return { account, token: session.token, agentId: created.body.agent_id as string };
+}
+
+describe('skill subscriptions', () => {
+  it('an install that stays active past paid_until is charged again before the payload is served', async () => {
+    const me = await probeAgent('pro');
+    const created = await app.post(
+      '/api/skills',
+      {
+        name: `Sub ${Math.random().toString(36).slice(2, 8)}`,
+        description: 'Monthly',
+        category: 'analysis',
+        pricing_type: 'subscription',
+        price_claw: 3,
+      },
+      { token: me.token },
+    );
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const buyer = newWallet();
+    await fund(buyer.address, 10);
+    expect((await install(id, buyer)).body.charged_claw).toBe(3);
+    // The period ends while the skill stays installed.
+    await app.database.sql.query(`UPDATE skill_installs SET paid_until = now() - interval '1 day' WHERE installer_wallet = $1`, [
+      buyer.address,
+    ]);
+    const renewed = await install(id, buyer);
+    expect(renewed.status).toBe(201);
+    expect(renewed.body.charged_claw).toBe(3);
+    expect(new Date(renewed.body.paid_until).getTime()).toBeGreaterThan(Date.now() + 29 * 86400_000);
+    expect(await clawBalance(buyer.address)).toBe(4);
+    // Still one install, counted once; a second call within the new period is free.
+    expect((await app.get(`/api/skills/${id}/install`)).body.installs).toBe(1);
+    expect((await install(id, buyer)).body.charged_claw).toBe(0);
+    expect(await clawBalance(buyer.address)).toBe(4);
+    await assertLedgerBalanced();
+  });
+
+  it('renews once under 10 concurrent installs of an expired active subscription', async () => {
+    const me = await probeAgent('pro');
+    const created = await app.post(
+      '/api/skills',
+      {
+        name: `Sub ${Math.random().toString(36).slice(2, 8)}`,
+        description: 'Monthly',
+        category: 'analysis',
+        pricing_type: 'subscription',
+        price_claw: 2,
+      },
+      { token: me.token },
+    );
+    const id = created.body.id as string;
+    const buyer = newWallet();
+    await fund(buyer.address, 20);
+    await install(id, buyer);
+    await app.database.sql.query(`UPDATE skill_installs SET paid_until = now() - interval '1 day' WHERE installer_wallet = $1`, [
+      buyer.address,
+    ]);
+    const results = await Promise.all(Array.from({ length: 10 }, () => install(id, buyer)));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
+    expect(await clawBalance(buyer.address)).toBe(16);
+    expect((await app.get(`/api/skills/${id}/install`)).body.installs).toBe(1);
+    await assertLedgerBalanced();
   });
 });

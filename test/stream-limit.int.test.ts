@@ -116,3 +116,24 @@ it.skipIf(!process.env.DATABASE_URL)(
     await third!.body!.cancel();
   },
 );
+
+// Regressions of the second adversarial probe (security issue): each test failed before its fix.
+describe('the event stream', () => {
+  it('keeps the per-caller limit under 20 concurrent opens, also with since= (a database read before the stream opens)', async () => {
+    const base = await app.listen();
+    const { token } = await signIn(app, newWallet());
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const opened = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(`${base}/api/v1/stream${i % 2 ? `?since=${encodeURIComponent(since)}` : ''}`, {
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      ),
+    );
+    const statuses = opened.map((r) => r.status);
+    await Promise.all(opened.map((r) => r.body?.cancel()));
+    // This file's limit is STREAM_MAX_PER_CALLER=2.
+    expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(18);
+  });
+});

@@ -130,14 +130,14 @@ describe('analyzer procedure', () => {
       expect(response.status, response.text).toBe(200);
     }
     const rest = await app.post('/api/analyze', { contract_address: clean() }, { headers: { 'X-Forwarded-For': ip } });
-    expect(rest.status).toBe(429);
+    expect(rest.status).toBe(402);
     expect(await failure(as(null, ip).analyzer.analyze({ contract_address: clean() }))).toMatchObject({
-      code: 'TOO_MANY_REQUESTS',
-      apiCode: 'rate_limited',
+      code: 'PAYMENT_REQUIRED',
+      apiCode: 'payment_required',
     });
     // A signed-in wallet below the entry tier is still counted; entry and above are not.
     const none = await walletAtTier('none');
-    expect((await failure(as(none.address, ip).analyzer.analyze({ contract_address: clean() }))).code).toBe('TOO_MANY_REQUESTS');
+    expect((await failure(as(none.address, ip).analyzer.analyze({ contract_address: clean() }))).code).toBe('PAYMENT_REQUIRED');
     const entry = await walletAtTier('entry');
     const unlimited = graded(await as(entry.address, ip).analyzer.analyze({ contract_address: clean() }));
     expect(unlimited.is_honeypot).toBe(false);

@@ -361,3 +361,27 @@ describe('webhook delivery', () => {
     expect(attempts[0]!.delivered).toBe(40);
   });
 });
+
+// Regressions of the second adversarial probe (security issue): each test failed before its fix.
+describe('webhooks per wallet', () => {
+  it('never registers more than WEBHOOKS_PER_CALLER (20) under 30 concurrent creates', async () => {
+    const account = newWallet();
+    const me = { account, ...(await signIn(app, account)) };
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, n) =>
+        app.post(
+          '/api/v1/webhooks',
+          { url: `https://hooks.example.com/${n}`, events: ['agent.registered'] },
+          { token: me.token },
+        ),
+      ),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(20);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(10);
+    const [count] = await app.database.sql.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webhooks WHERE owner_wallet = $1',
+      [me.account.address],
+    );
+    expect(count!.n).toBe(20);
+  });
+});

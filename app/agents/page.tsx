@@ -1,26 +1,18 @@
 import type { Metadata } from 'next';
-import { AgentsDirectory, type DirectoryFilters } from '@/components/pages/agents-directory';
+import { AgentsDirectory } from '@/components/pages/agents-directory';
+import { one, oneOf, positiveInt, type SearchParams } from '@/components/search-params';
 import { PageShell } from '@/components/ui/states';
+import { TIERS } from '@/server/schemas/enums';
 
 export const metadata: Metadata = { title: 'Agent directory' };
 
-const TIERS = ['none', 'entry', 'pro', 'enterprise'];
-const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
-
-export default async function AgentsPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function AgentsPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
-  const tier = one(params.tier);
-  const minTrust = Number.parseInt(one(params.min_trust), 10);
-  const page = Number.parseInt(one(params.page), 10);
-  const initial: DirectoryFilters = {
+  const initial = {
     search: one(params.search).slice(0, 100),
-    tier: (TIERS.includes(tier) ? tier : '') as DirectoryFilters['tier'],
-    minTrust: Number.isFinite(minTrust) && minTrust > 0 ? Math.min(280, minTrust) : 0,
-    page: Number.isFinite(page) && page > 0 ? Math.min(10_000, page) : 1,
+    tier: oneOf(TIERS, one(params.tier), ''),
+    minTrust: positiveInt(one(params.min_trust), 280, 0),
+    page: positiveInt(one(params.page), 10_000, 1),
   };
   return (
     <PageShell

@@ -1,16 +1,11 @@
 import type { Metadata } from 'next';
 import { GraphExplorer } from '@/components/pages/graph-explorer';
+import { one, type SearchParams } from '@/components/search-params';
 import { PageShell } from '@/components/ui/states';
 
 export const metadata: Metadata = { title: 'Trust graph explorer' };
 
-const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
-
-export default async function GraphPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function GraphPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
   const depth = Number.parseInt(one(params.depth), 10);
   return (

@@ -1,25 +1,18 @@
 import type { Metadata } from 'next';
-import { JobsBoard, type JobFilters } from '@/components/pages/jobs-board';
-import { JOB_STATUSES } from '@/components/pages/market-constants';
+import { JobsBoard } from '@/components/pages/jobs-board';
+import { one, oneOf, positiveInt, type SearchParams } from '@/components/search-params';
 import { PageShell } from '@/components/ui/states';
+import { JOB_STATUSES } from '@/server/schemas/enums';
 
 export const metadata: Metadata = { title: 'Jobs board' };
 
-const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
-
-export default async function JobsPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function JobsPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
-  const status = one(params.status);
-  const page = Number.parseInt(one(params.page), 10);
-  const initial: JobFilters = {
-    status: ((JOB_STATUSES as readonly string[]).includes(status) ? status : '') as JobFilters['status'],
+  const initial = {
+    status: oneOf(JOB_STATUSES, one(params.status), ''),
     skill: one(params.skill).trim().slice(0, 100),
     q: one(params.q).slice(0, 200),
-    page: Number.isFinite(page) && page > 0 ? Math.min(5_000, page) : 1,
+    page: positiveInt(one(params.page), 5_000, 1),
   };
   return (
     <PageShell

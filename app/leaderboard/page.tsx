@@ -1,18 +1,13 @@
 import type { Metadata } from 'next';
 import { LeaderboardTable } from '@/components/pages/leaderboard-table';
-import { LEADERBOARD_SORTS, type LeaderboardSort } from '@/components/pages/market-constants';
+import { one, oneOf, type SearchParams } from '@/components/search-params';
 import { PageShell } from '@/components/ui/states';
+import { LEADERBOARD_SORTS } from '@/server/schemas/enums';
 
 export const metadata: Metadata = { title: 'Leaderboard' };
 
-export default async function LeaderboardPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const raw = (await searchParams).sort;
-  const sort = Array.isArray(raw) ? raw[0] : raw;
-  const initialSort = ((LEADERBOARD_SORTS as readonly string[]).includes(sort ?? '') ? sort : 'score') as LeaderboardSort;
+export default async function LeaderboardPage({ searchParams }: { searchParams: SearchParams }) {
+  const initialSort = oneOf(LEADERBOARD_SORTS, one((await searchParams).sort), 'score');
   return (
     <PageShell
       title="Leaderboard"

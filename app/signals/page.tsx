@@ -1,25 +1,17 @@
 import type { Metadata } from 'next';
-import { SignalsFeed, type SignalFilters } from '@/components/pages/signals-feed';
-import { SIGNAL_SORTS, SIGNAL_TYPES } from '@/components/pages/market-constants';
+import { SignalsFeed } from '@/components/pages/signals-feed';
+import { one, oneOf, positiveInt, type SearchParams } from '@/components/search-params';
 import { PageShell } from '@/components/ui/states';
+import { SIGNAL_SORTS, SIGNAL_TYPES } from '@/server/schemas/enums';
 
 export const metadata: Metadata = { title: 'Signals feed' };
 
-const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
-
-export default async function SignalsPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function SignalsPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
-  const type = one(params.signal_type);
-  const sort = one(params.sort);
-  const page = Number.parseInt(one(params.page), 10);
-  const initial: SignalFilters = {
-    signalType: ((SIGNAL_TYPES as readonly string[]).includes(type) ? type : '') as SignalFilters['signalType'],
-    sort: ((SIGNAL_SORTS as readonly string[]).includes(sort) ? sort : 'newest') as SignalFilters['sort'],
-    page: Number.isFinite(page) && page > 0 ? Math.min(5_000, page) : 1,
+  const initial = {
+    signalType: oneOf(SIGNAL_TYPES, one(params.signal_type), ''),
+    sort: oneOf(SIGNAL_SORTS, one(params.sort), 'newest'),
+    page: positiveInt(one(params.page), 5_000, 1),
   };
   return (
     <PageShell

@@ -1,28 +1,19 @@
 import type { Metadata } from 'next';
 import { SkillsMarketplace } from '@/components/pages/skills-marketplace';
-import { CATEGORIES, PRICING, SORTS, type MarketFilters } from '@/components/skill-filters';
+import { one, oneOf, positiveInt, type SearchParams } from '@/components/search-params';
 import { PageShell } from '@/components/ui/states';
+import { SKILL_CATEGORIES_B, SKILL_LIST_PRICING, SKILL_SORTS } from '@/server/schemas/enums';
 
 export const metadata: Metadata = { title: 'Skills marketplace' };
 
-const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
-
-export default async function SkillsPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function SkillsPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
-  const category = one(params.category);
-  const pricing = one(params.pricing);
-  const sort = one(params.sort);
-  const page = Number.parseInt(one(params.page), 10);
-  const initial: MarketFilters = {
+  const initial = {
     search: one(params.search).slice(0, 100),
-    category: ((CATEGORIES as readonly string[]).includes(category) ? category : '') as MarketFilters['category'],
-    pricing: ((PRICING as readonly string[]).includes(pricing) ? pricing : '') as MarketFilters['pricing'],
-    sort: ((SORTS as readonly string[]).includes(sort) ? sort : 'newest') as MarketFilters['sort'],
-    page: Number.isFinite(page) && page > 0 ? Math.min(10_000, page) : 1,
+    category: oneOf(SKILL_CATEGORIES_B, one(params.category), ''),
+    pricing: oneOf(SKILL_LIST_PRICING, one(params.pricing), ''),
+    sort: oneOf(SKILL_SORTS, one(params.sort), 'newest'),
+    page: positiveInt(one(params.page), 10_000, 1),
   };
   return (
     <PageShell

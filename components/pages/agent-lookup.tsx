@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { useTRPC } from '../trpc';
-import { shortAddress } from '../ui/states';
+import { shortAddress } from '../ui/format';
 
 const SUGGESTIONS = 6;
 

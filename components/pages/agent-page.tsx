@@ -1,33 +1,13 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useState } from 'react';
-import { useSignMessage } from 'wagmi';
-import { TRUST_RULES } from '@/server/trust/trust-score';
+import { AgentCardPanel } from '../agent-card-panel';
+import { Erc8004Panel } from '../erc8004-panel';
 import { useTRPC } from '../trpc';
-import { Card, ErrorState, Loading, shortAddress } from '../ui/states';
-import { useSession } from '../use-session';
-
-const ATTESTATION_TYPES = ['verified', 'trusted', 'skill_verified', 'security_audited'] as const;
-type AttestationType = (typeof ATTESTATION_TYPES)[number];
-
-const COMPONENTS: [
-  key: 'verified' | 'tier' | 'skills' | 'attestations' | 'account_age' | 'connections',
-  label: string,
-  max: number,
-][] = [
-  ['verified', 'Verified', 20],
-  ['tier', 'Tier', 50],
-  ['skills', 'Published skills', 50],
-  ['attestations', 'Endorsements and attestations', 100],
-  ['account_age', 'Account age', 20],
-  ['connections', 'Trust-graph connections', 40],
-];
-
-/** The exact text the REST API and the tRPC procedure check: `Endorse agent <id> as <type> <unix seconds>`. */
-export function endorseMessage(agentId: string, type: AttestationType, nowMs = Date.now()): string {
-  return `Endorse agent ${agentId} as ${type} ${Math.floor(nowMs / 1000)}`;
-}
+import { formatDate, formatDateTime, shortAddress } from '../ui/format';
+import { Card, ErrorState, Loading } from '../ui/states';
+import { EndorseCard } from './agent-endorse';
+import { TrustCard } from './agent-trust';
 
 export function AgentPage({ agentRef }: { agentRef: string }) {
   const trpc = useTRPC();
@@ -76,7 +56,7 @@ export function AgentPage({ agentRef }: { agentRef: string }) {
             </div>
             <div>
               <dt className="text-slate-400">Registered</dt>
-              <dd>{new Date(profile.created).toLocaleDateString('en-US')}</dd>
+              <dd>{formatDate(profile.created)}</dd>
             </div>
             <div>
               <dt className="text-slate-400">Socials</dt>
@@ -108,7 +88,7 @@ export function AgentPage({ agentRef }: { agentRef: string }) {
                 <li key={endorsement.id} className="rounded-md border border-slate-800 px-3 py-2 text-sm">
                   <span className="font-medium">{endorsement.attestation_type}</span> endorsement by{' '}
                   <span className="font-mono">{shortAddress(endorsement.attestor_wallet)}</span> ·{' '}
-                  {new Date(endorsement.created_at).toLocaleString('en-US')}
+                  {formatDateTime(endorsement.created_at)}
                 </li>
               ))}
               {attestations
@@ -117,8 +97,7 @@ export function AgentPage({ agentRef }: { agentRef: string }) {
                   <li key={`att-${index}`} className="rounded-md border border-slate-800 px-3 py-2 text-sm">
                     <span className="font-medium">peer attestation</span> · verdict{' '}
                     {'verdict' in attestation ? String(attestation.verdict) : ''} · weight{' '}
-                    {'weight' in attestation ? String(attestation.weight) : ''} ·{' '}
-                    {new Date(attestation.created_at).toLocaleString('en-US')}
+                    {'weight' in attestation ? String(attestation.weight) : ''} · {formatDateTime(attestation.created_at)}
                   </li>
                 ))}
             </ul>
@@ -136,8 +115,7 @@ export function AgentPage({ agentRef }: { agentRef: string }) {
             <ul className="flex flex-col gap-1 text-sm">
               {profile.recent_activity.map((event) => (
                 <li key={event.id}>
-                  <span className="font-mono text-emerald-300">{event.event}</span> ·{' '}
-                  {new Date(event.timestamp).toLocaleString('en-US')}
+                  <span className="font-mono text-emerald-300">{event.event}</span> · {formatDateTime(event.timestamp)}
                 </li>
               ))}
             </ul>
@@ -158,168 +136,11 @@ export function AgentPage({ agentRef }: { agentRef: string }) {
       </div>
 
       <div className="flex flex-col gap-6">
-        <Card title="Trust score">
-          <p className="text-4xl font-semibold tabular-nums" data-testid="trust-total">
-            {trust.total}
-            <span className="text-base font-normal text-slate-400"> / 280</span>
-          </p>
-          <p className="text-sm text-slate-400" data-testid="propagated-trust">
-            {attestations.length > 0 ? (
-              <>Propagated trust: {propagated} / 100 (relative to the best-trusted agent)</>
-            ) : (
-              <>Propagated trust: — (no endorsements yet: trust flows in only through them)</>
-            )}
-          </p>
-          <table className="mt-4 w-full text-sm">
-            <caption className="sr-only">Trust score components</caption>
-            <thead>
-              <tr className="text-left text-slate-400">
-                <th scope="col" className="font-normal">
-                  Component
-                </th>
-                <th scope="col" className="text-right font-normal">
-                  Points
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {COMPONENTS.map(([key, label, max]) => (
-                <tr key={key} className="border-t border-slate-800">
-                  <td className="py-1">{label}</td>
-                  <td className="py-1 text-right tabular-nums">
-                    {trust.components[key]} / {max}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <p className="mt-3 text-xs text-slate-400">Formula: {trust.formula}</p>
-        </Card>
+        <TrustCard trust={trust} propagated={attestations.length > 0 ? propagated : null} />
+        <Erc8004Panel agentRef={agentRef} />
         <EndorseCard agentId={profile.agent_id} ownerWallet={profile.owner_wallet} components={trust.components} />
+        {callable ? <AgentCardPanel agentId={profile.agent_id} /> : null}
       </div>
     </div>
-  );
-}
-
-type TrustComponents = Record<(typeof COMPONENTS)[number][0], number>;
-
-/** The change of each trust component, e.g. "+10 endorsements and attestations, +2 trust-graph connections". */
-export function explainTrustChange(before: TrustComponents, after: TrustComponents): string[] {
-  return COMPONENTS.flatMap(([key, label]) => {
-    const delta = after[key] - before[key];
-    return delta === 0 ? [] : [`${delta > 0 ? '+' : ''}${delta} ${label.toLowerCase()}`];
-  });
-}
-
-function EndorseCard({
-  agentId,
-  ownerWallet,
-  components,
-}: {
-  agentId: string;
-  ownerWallet: string;
-  components: TrustComponents;
-}) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const session = useSession();
-  const { signMessageAsync } = useSignMessage();
-  const [type, setType] = useState<AttestationType>('trusted');
-  const [message, setMessage] = useState<string | null>(null);
-  const endorse = useMutation(
-    trpc.agents.endorse.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.agents.get.queryKey() }),
-    }),
-  );
-  const [signError, setSignError] = useState<string | null>(null);
-  // The components when the user endorsed, to say which of them the endorsement moved.
-  const [before, setBefore] = useState<TrustComponents | null>(null);
-
-  if (!session.wallet) {
-    return (
-      <Card title="Endorse">
-        <p className="text-sm text-slate-300">Sign in with your wallet to endorse this agent.</p>
-      </Card>
-    );
-  }
-  if (session.wallet.toLowerCase() === ownerWallet.toLowerCase()) {
-    return (
-      <Card title="Endorse">
-        <p className="text-sm text-slate-300">This is your agent: an owner cannot endorse its own agent.</p>
-      </Card>
-    );
-  }
-  const submit = async () => {
-    setSignError(null);
-    const text = endorseMessage(agentId, type);
-    setMessage(text);
-    setBefore(components);
-    try {
-      const signature = await signMessageAsync({ message: text, account: session.wallet as `0x${string}` });
-      endorse.mutate({ ref: agentId, attestationType: type, message: text, signature });
-    } catch (error) {
-      setSignError(error instanceof Error ? error.message.split('\n')[0]! : String(error));
-    }
-  };
-  return (
-    <Card title="Endorse">
-      <label className="flex flex-col gap-1 text-sm">
-        Endorsement type
-        <select
-          value={type}
-          onChange={(event) => setType(event.target.value as AttestationType)}
-          className="rounded-md border border-slate-700 bg-slate-900 px-3 py-2 text-base"
-        >
-          {ATTESTATION_TYPES.map((value) => (
-            <option key={value} value={value}>
-              {value}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button
-        type="button"
-        onClick={() => void submit()}
-        disabled={endorse.isPending}
-        className="mt-3 w-full rounded-md bg-emerald-500 px-3 py-2 font-medium text-slate-950 hover:bg-emerald-400 disabled:opacity-60"
-      >
-        {endorse.isPending ? 'Endorsing…' : 'Sign and endorse'}
-      </button>
-      {message ? (
-        <p className="mt-2 break-all text-xs text-slate-400">
-          Your wallet signs: <code data-testid="endorse-message">{message}</code>
-        </p>
-      ) : null}
-      <p className="mt-2 text-xs text-slate-400" data-testid="endorse-explainer">
-        An endorsement adds +{TRUST_RULES.attestations.points} to this agent&apos;s endorsements and attestations (at most{' '}
-        {TRUST_RULES.attestations.cap}) and, when it links your agent to this one for the first time in the trust graph, +
-        {TRUST_RULES.connections.points} for a new connection (at most {TRUST_RULES.connections.cap}).
-      </p>
-      {endorse.data ? <EndorseResult impact={endorse.data.trust_impact} before={before} after={components} /> : null}
-      {endorse.error ? <ErrorState error={endorse.error} title="Endorsement refused" /> : null}
-      {signError ? <ErrorState error={signError} title="The wallet did not sign" /> : null}
-    </Card>
-  );
-}
-
-function EndorseResult({
-  impact,
-  before,
-  after,
-}: {
-  impact: { points: number; previous_trust_score: number; new_trust_score: number };
-  before: TrustComponents | null;
-  after: TrustComponents;
-}) {
-  const parts = before ? explainTrustChange(before, after) : [];
-  const sum = before ? COMPONENTS.reduce((total, [key]) => total + after[key] - before[key], 0) : null;
-  // The breakdown once the page shows the new score (its parts add up to trust_impact.points).
-  const breakdown = sum === impact.points && parts.length > 0 ? `: ${parts.join(', ')}` : '';
-  return (
-    <p role="status" className="mt-2 text-sm text-emerald-300" data-testid="endorse-result">
-      Endorsed. Trust {impact.previous_trust_score} → {impact.new_trust_score} ({impact.points >= 0 ? '+' : ''}
-      {impact.points}
-      {breakdown}).
-    </p>
   );
 }

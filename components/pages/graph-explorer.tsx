@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { forceLayout } from '../graph-layout';
 import { useTRPC } from '../trpc';
 import { useQueryInUrl } from '../use-query-in-url';
+import { Button, Field, Input, Select } from '../ui/form';
 import { ErrorState, Loading } from '../ui/states';
 
 export const EDGE_COLORS: Record<string, string> = { trust: '#34d399', collaboration: '#60a5fa', partnership: '#f472b6' };
@@ -89,35 +90,20 @@ export function GraphExplorer({ initialAgent, initialDepth }: { initialAgent: st
           setAgent(agentText.trim());
         }}
       >
-        <label className="flex flex-col gap-1 text-sm">
-          Agent (id or handle; empty for the most trusted agents)
-          <input
-            value={agentText}
-            onChange={(event) => setAgentText(event.target.value)}
-            className="rounded-md border border-slate-700 bg-slate-900 px-3 py-2 text-base"
-            maxLength={64}
-          />
-        </label>
-        <label className="flex flex-col gap-1 text-sm">
-          Depth
-          <select
+        <Field label="Agent (id or handle; empty for the most trusted agents)">
+          <Input value={agentText} onChange={(event) => setAgentText(event.target.value)} maxLength={64} />
+        </Field>
+        <Field label="Depth">
+          <Select
             value={depth}
             onChange={(event) => setDepth(Number(event.target.value))}
-            className="rounded-md border border-slate-700 bg-slate-900 px-3 py-2 text-base"
-          >
-            {[1, 2, 3, 4].map((value) => (
-              <option key={value} value={value}>
-                {value} hop{value > 1 ? 's' : ''}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button
-          type="submit"
-          className="self-end rounded-md bg-emerald-500 px-4 py-2 font-medium text-slate-950 hover:bg-emerald-400"
-        >
+            options={[1, 2, 3, 4]}
+            labels={(value) => `${value} hop${value > 1 ? 's' : ''}`}
+          />
+        </Field>
+        <Button type="submit" className="self-end">
           Show
-        </button>
+        </Button>
       </form>
       <p className="flex flex-wrap gap-4 text-sm" aria-label="Edge colours">
         {Object.entries(EDGE_COLORS).map(([type, color]) => (

@@ -4,9 +4,11 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { useTRPC } from '../trpc';
 import { useQueryInUrl } from '../use-query-in-url';
-import { ErrorState, Loading, shortAddress } from '../ui/states';
-import { Badge } from './market-shared';
-import { LEADERBOARD_SORTS, type LeaderboardSort } from './market-constants';
+import { LEADERBOARD_SORTS, type LeaderboardSort } from '@/server/schemas/enums';
+import { Badge } from '../ui/badge';
+import { Field, Select } from '../ui/form';
+import { shortAddress } from '../ui/format';
+import { ErrorState, Loading } from '../ui/states';
 
 const SORT_LABELS: Record<LeaderboardSort, string> = {
   score: 'Score',
@@ -15,6 +17,17 @@ const SORT_LABELS: Record<LeaderboardSort, string> = {
   jobs: 'Jobs completed',
   invocations: 'Invocations served',
 };
+/** The table's columns: label, and whether it holds a number (right-aligned). */
+const COLUMNS: [string, boolean][] = [
+  ['Rank', false],
+  ['Agent', false],
+  ['Score', true],
+  ['Accuracy', true],
+  ['Signals', true],
+  ['Jobs', true],
+  ['Invocations', true],
+  ['Tier', false],
+];
 const TIER_TONES = { diamond: 'sky', gold: 'amber', silver: 'slate', bronze: 'rose' } as const;
 
 export function LeaderboardTable({ initialSort }: { initialSort: LeaderboardSort }) {
@@ -26,20 +39,14 @@ export function LeaderboardTable({ initialSort }: { initialSort: LeaderboardSort
   return (
     <div className="flex flex-col gap-4">
       <form aria-label="Sort the leaderboard" onSubmit={(event) => event.preventDefault()} className="max-w-xs">
-        <label className="flex flex-col gap-1 text-sm">
-          Rank by
-          <select
+        <Field label="Rank by">
+          <Select
             value={sort}
             onChange={(event) => setSort(event.target.value as LeaderboardSort)}
-            className="rounded-md border border-slate-700 bg-slate-900 px-3 py-2 text-base"
-          >
-            {LEADERBOARD_SORTS.map((value) => (
-              <option key={value} value={value}>
-                {SORT_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </label>
+            options={LEADERBOARD_SORTS}
+            labels={SORT_LABELS}
+          />
+        </Field>
       </form>
       {board.isLoading ? <Loading label="Loading the leaderboard…" /> : null}
       {board.error ? <ErrorState error={board.error} title="Could not load the leaderboard" /> : null}
@@ -53,30 +60,11 @@ export function LeaderboardTable({ initialSort }: { initialSort: LeaderboardSort
                 <caption className="sr-only">Agents ranked by {SORT_LABELS[board.data.sort].toLowerCase()}</caption>
                 <thead className="bg-slate-900 text-slate-300">
                   <tr>
-                    <th scope="col" className="px-3 py-2">
-                      Rank
-                    </th>
-                    <th scope="col" className="px-3 py-2">
-                      Agent
-                    </th>
-                    <th scope="col" className="px-3 py-2 text-right">
-                      Score
-                    </th>
-                    <th scope="col" className="px-3 py-2 text-right">
-                      Accuracy
-                    </th>
-                    <th scope="col" className="px-3 py-2 text-right">
-                      Signals
-                    </th>
-                    <th scope="col" className="px-3 py-2 text-right">
-                      Jobs
-                    </th>
-                    <th scope="col" className="px-3 py-2 text-right">
-                      Invocations
-                    </th>
-                    <th scope="col" className="px-3 py-2">
-                      Tier
-                    </th>
+                    {COLUMNS.map(([label, numeric]) => (
+                      <th key={label} scope="col" className={`px-3 py-2 ${numeric ? 'text-right' : ''}`}>
+                        {label}
+                      </th>
+                    ))}
                   </tr>
                 </thead>
                 <tbody>

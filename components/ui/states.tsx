@@ -38,6 +38,29 @@ export function PageShell({ title, intro, children }: { title: string; intro?: R
   );
 }
 
-export function shortAddress(address: string): string {
-  return `${address.slice(0, 6)}…${address.slice(-4)}`;
+const HINTS: Record<number, string> = {
+  401: 'Sign in with your wallet first.',
+  402: 'Not enough CLAW: your balance (or today’s spending limit) does not cover this.',
+  403: 'Not allowed for your wallet.',
+  404: 'Not found.',
+  409: 'Not possible in the current state.',
+  422: 'Check the amounts.',
+  429: 'Too many requests: wait a moment and retry.',
+};
+
+/** A refused action, with the HTTP status the REST API would answer and what it means. */
+export function ActionError({ error, title }: { error: unknown; title: string }) {
+  const status = (error as { data?: { httpStatus?: number } } | null)?.data?.httpStatus;
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = status ? HINTS[status] : undefined;
+  return <ErrorState title={title} error={status ? `${hint ? `${hint} ` : ''}(${status}) ${message}` : message} />;
+}
+
+/** A card standing in for a form the visitor may use once signed in. */
+export function SignInNote({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card title={title}>
+      <p className="text-sm text-slate-300">{children}</p>
+    </Card>
+  );
 }

@@ -149,3 +149,11 @@ export function devnetSampleTokens(): { address: `0x${string}`; symbol: string; 
   };
   return file.sampleTokens;
 }
+
+/** The bundled devnet's analyzer risk fixtures (issue 25; DATA_DIR/devnet.json `riskTokens`). */
+export function devnetRiskTokens(): { address: `0x${string}`; symbol: string; kind: string; pair: `0x${string}` }[] {
+  const file = JSON.parse(readFileSync(path.join(uiDataDir(), 'devnet.json'), 'utf8')) as {
+    riskTokens: { address: `0x${string}`; symbol: string; kind: string; pair: `0x${string}` }[];
+  };
+  return file.riskTokens;
+}

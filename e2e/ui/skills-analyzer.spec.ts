@@ -1,6 +1,16 @@
 import { expect, test } from '@playwright/test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { bearerFor, devnetSampleTokens, openPage, seedAgent, signInWithKey, signInWithMockWallet, SAME_SITE } from './helpers';
+import {
+  bearerFor,
+  checkAccessibleAtBothWidths,
+  devnetRiskTokens,
+  devnetSampleTokens,
+  openPage,
+  seedAgent,
+  signInWithKey,
+  signInWithMockWallet,
+  SAME_SITE,
+} from './helpers';
 
 test('the skills page lists the example skills and a skill published through the REST API; a signed-in user installs it', async ({
   page,
@@ -96,13 +106,16 @@ test('the analyzer page grades the devnet honeypot F; validation and the free li
   await page.screenshot({ path: 'docs/screenshots/analyze-result-1440.png', fullPage: true });
 
   // The free limit (5 per IP per day) is one budget for REST and the UI: use up the rest through REST.
+  // Past it: 402 with an x402 offer (the devnet has x402 on) and Retry-After.
   for (let i = 0; i < 10; i++) {
     const response = await request.post('/api/analyze', { data: { contract_address: clean.address } });
-    if (response.status() === 429) break;
+    if (response.status() === 402) break;
     expect(response.status(), await response.text()).toBe(200);
   }
   const refused = await request.post('/api/analyze', { data: { contract_address: clean.address } });
-  expect(refused.status()).toBe(429);
+  expect(refused.status()).toBe(402);
+  expect(refused.headers()['payment-required']).toBeTruthy();
+  expect(refused.headers()['retry-after']).toBeTruthy();
   await input.fill(clean.address);
   await page.getByRole('button', { name: 'Analyze' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Free analyses used up' })).toBeVisible();
@@ -112,9 +125,9 @@ test('the analyzer page grades the devnet honeypot F; validation and the free li
     headers: { ...SAME_SITE, 'X-Forwarded-For': '203.0.113.77' },
     data: { contract_address: clean.address },
   });
-  expect(spoofed.status()).toBe(429);
+  expect(spoofed.status()).toBe(402);
   const body = (await spoofed.json()) as { error: { data: { apiCode: string } } };
-  expect(body.error.data.apiCode).toBe('rate_limited');
+  expect(body.error.data.apiCode).toBe('payment_required');
 
   // Entry tier and above: unlimited, through the UI's procedure as through REST.
   const holder = privateKeyToAccount(generatePrivateKey());
@@ -130,4 +143,47 @@ test('the analyzer page grades the devnet honeypot F; validation and the free li
   expect(unlimited.status(), await unlimited.text()).toBe(200);
   const analysis = (await unlimited.json()) as { result: { data: { safety_rating: string; is_honeypot: boolean } } };
   expect(analysis.result.data.is_honeypot).toBe(false);
+});
+
+test('the analyzer page shows a flagged fixture: findings by severity, the holders table, the simulated trades and the checks', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const blacklist = devnetRiskTokens().find((token) => token.kind === 'blacklist')!;
+  expect(blacklist).toBeTruthy();
+  // The free limit may be used up by now (the test above spends it): analyze as an entry-tier wallet,
+  // signed in through the page's own cookie jar.
+  const holder = privateKeyToAccount(generatePrivateKey());
+  const faucet = await page.request.post('/api/v1/devnet/faucet', {
+    data: { wallet_address: holder.address, platform_tokens: 1_000_000 },
+  });
+  expect(((await faucet.json()) as { tier: string }).tier).toBe('entry');
+  await signInWithKey(page.request, holder);
+
+  await openPage(page, '/analyze');
+  await page.getByLabel('Contract address').fill(blacklist.address);
+  await page.getByRole('button', { name: 'Analyze' }).click();
+  await expect(page.getByTestId('analysis-grade')).toHaveText('D', { timeout: 30_000 });
+
+  // The blacklist power is a high finding, listed under its severity.
+  const high = page.getByTestId('flags-high');
+  await expect(high.getByRole('heading')).toContainText('high');
+  await expect(high.locator('li[data-severity="high"]').filter({ hasText: 'is_blacklisted' })).toBeVisible();
+  await expect(page.getByTestId('check-is_blacklisted')).toHaveText('yes');
+
+  // Holders: the pair holds 10%, the burn address 90% (the fixture's deployer burned the rest).
+  const holders = page.getByTestId('analysis-holders');
+  await expect(holders).toBeVisible();
+  const pairRow = holders.locator(`tr[data-address="${blacklist.pair}"]`);
+  await expect(pairRow.getByTestId('holder-tag')).toHaveText('pair');
+  await expect(pairRow).toContainText('10 %');
+  await expect(holders.getByTestId('holder-tag').filter({ hasText: 'burn' })).toHaveCount(1);
+
+  // The simulated trades are measured figures, not placeholders.
+  const simulation = page.getByTestId('analysis-simulation');
+  await expect(simulation).toContainText('Buy gas');
+  await expect(simulation).not.toContainText('not measured');
+  await expect(page.getByTestId('analysis-max-sell')).toHaveText('100 %');
+  await checkAccessibleAtBothWidths(page);
+  await page.screenshot({ path: 'docs/screenshots/analyze-flagged-1440.png', fullPage: true });
 });

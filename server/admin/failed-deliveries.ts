@@ -1,7 +1,8 @@
 import type { Address } from 'viem';
 import { db, withTransaction } from '../core/db';
 import { ApiError } from '../core/errors';
-import { eventNames, presentDeliveryRow, restartDelivery, wakeDeliveries } from '../webhooks/manage-webhooks';
+import { restartDelivery, wakeDeliveries } from '../webhooks/redeliver-webhook';
+import { eventNames, presentDeliveryRow } from '../webhooks/webhook-views';
 import { recordAdminAction } from './audit-log';
 
 // Admin console: webhook deliveries that ended failed, across every owner, and redelivery.

@@ -3,8 +3,7 @@ import { db, withTransaction, type Tx } from '../core/db';
 import type { Prisma } from '../core/db/generated/client';
 import { ApiError } from '../core/errors';
 import { microToClaw } from '../core/money';
-import { holdAccount, walletAccount } from '../credits/accounts';
-import { post } from '../credits/ledger';
+import { returnSkillStake } from '../skills/return-skill-stake';
 import { emit } from '../events/emit';
 import { recordAdminAction } from './audit-log';
 
@@ -119,24 +118,8 @@ export async function rejectSkill(admin: Address, id: string, reason: string | n
   return withTransaction(async (tx) => {
     const skill = await lockFlaggedDraft(tx, id);
     await tx.prisma.skill.update({ where: { id }, data: { removedAt: new Date() } });
-    let returned = 0n;
-    if (skill.stake > 0n) {
-      // The same idempotency key as the author's own removal (server/skills/remove-skill.ts): returned once.
-      const { applied } = await post(
-        {
-          reason: 'skill_stake_return',
-          refType: 'skill',
-          refId: skill.id,
-          idempotencyKey: `skill-stake-return:${skill.id}`,
-          postings: [
-            { account: holdAccount('skill_stake', skill.id), amount: -skill.stake },
-            { account: walletAccount(skill.authorWallet), amount: skill.stake },
-          ],
-        },
-        tx.sql,
-      );
-      if (applied) returned = skill.stake;
-    }
+    // Returned once, whether the author removed the skill or an admin rejected it.
+    const returned = skill.stake > 0n ? await returnSkillStake(skill, tx.sql) : 0n;
     await recordAdminAction(
       {
         adminWallet: admin,

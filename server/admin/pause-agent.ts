@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import { requireAgent } from '../agents/find-agent';
-import { db } from '../core/db';
+import { withTransaction } from '../core/db';
 import { recordAdminAction } from './audit-log';
 
 /**
@@ -10,8 +10,8 @@ import { recordAdminAction } from './audit-log';
  */
 export async function setAgentPaused(admin: Address, ref: string, paused: boolean, reason: string | null) {
   const agent = await requireAgent(ref);
-  return db().$transaction(async (tx) => {
-    const updated = await tx.agent.update({
+  return withTransaction(async (tx) => {
+    const updated = await tx.prisma.agent.update({
       where: { id: agent.id },
       data: paused ? { status: 'paused', adminPausedAt: new Date() } : { status: 'active', adminPausedAt: null },
     });
@@ -23,7 +23,7 @@ export async function setAgentPaused(admin: Address, ref: string, paused: boolea
         targetId: agent.id,
         details: { handle: agent.handle, previous_status: agent.status, ...(reason ? { reason } : {}) },
       },
-      tx,
+      tx.prisma,
     );
     return {
       id: updated.id,

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { db } from '../core/db';
+import { db, withTransaction } from '../core/db';
 import type { Agent, Prisma } from '../core/db/generated/client';
 import { isUniqueViolation } from '../core/db/errors';
 import { prismaRunner } from '../core/db/sql-runner';
@@ -66,7 +66,7 @@ export async function createAgent(input: NewAgent, tx?: Prisma.TransactionClient
     try {
       if (tx) return await insertAgent(input, input.handle ?? (await generateHandle(input.name, tx)), tier, tx);
       const handle = input.handle ?? (await generateHandle(input.name, db()));
-      return await db().$transaction((own) => insertAgent(input, handle, tier, own));
+      return await withTransaction((own) => insertAgent(input, handle, tier, own.prisma));
     } catch (error) {
       if (isUniqueViolation(error, 'handle')) {
         if (input.handle) throw new ApiError('handle_taken', `Handle ${input.handle} is already taken`, { handle: input.handle });

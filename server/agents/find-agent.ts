@@ -24,3 +24,17 @@ export async function requireAgent(ref: string): Promise<Agent> {
 export function primaryAgentOf(wallet: Address): Promise<Agent | null> {
   return db().agent.findFirst({ where: { ownerWallet: wallet }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }
+
+/** Every agent of the wallet, oldest first (the first is the one family A sees). */
+export function agentsOfWallet(wallet: Address): Promise<Agent[]> {
+  return db().agent.findMany({ where: { ownerWallet: wallet }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+/** The id and handle of the agents of these wallets (either case), oldest first. */
+export function agentHandlesOfWallets(wallets: string[]): Promise<{ id: string; handle: string; ownerWallet: string }[]> {
+  return db().agent.findMany({
+    where: { ownerWallet: { in: [...wallets, ...wallets.map((w) => w.toLowerCase())] } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, handle: true, ownerWallet: true },
+  });
+}

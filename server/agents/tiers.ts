@@ -3,7 +3,7 @@ import { chainEnabled, chainIfEnabled } from '../chain/client';
 import { tokenBalance, tokenDecimals } from '../chain/tokens';
 import { database, withTransaction } from '../core/db';
 import { log } from '../core/log';
-import { sharedCache, sharedState } from '../core/shared-state';
+import { sharedCache } from '../core/shared-state';
 import type { Queryable } from '../core/db/sql-runner';
 import { emit } from '../events/emit';
 
@@ -34,20 +34,13 @@ export function tierForBalance(balance: bigint, decimals: number): Tier {
   return 'none';
 }
 
+/** The one cache of a wallet's tier (keyed by the lower-case wallet), read at most every TIER_TTL_MS. */
 const tierCache = sharedCache<Tier>('agents.tier-by-wallet', { ttlMs: TIER_TTL_MS, maxEntries: 50_000, dropOn: [] });
-// The latest chain reading per wallet, for agents created between two reads (bounded).
-const lastReading = sharedState('agents.tier-last-reading', () => new Map<string, { tier: Tier; at: number }>());
+const cacheKey = (wallet: Address) => wallet.toLowerCase();
 
-/** The wallet's tier as read from the chain within the last TIER_TTL_MS, or null. Synchronous: safe inside a transaction. */
+/** The wallet's tier as read within the last TIER_TTL_MS, or null. Synchronous: safe inside a transaction. */
 export function lastKnownTier(wallet: Address): Tier | null {
-  const reading = lastReading().get(wallet.toLowerCase());
-  return reading && Date.now() - reading.at < TIER_TTL_MS ? reading.tier : null;
-}
-
-function remember(wallet: Address, tier: Tier): void {
-  const readings = lastReading();
-  if (readings.size >= 50_000) readings.clear();
-  readings.set(wallet.toLowerCase(), { tier, at: Date.now() });
+  return tierCache().peek(cacheKey(wallet)) ?? null;
 }
 
 async function storedTier(wallet: Address): Promise<Tier> {
@@ -84,7 +77,6 @@ async function readAndApply(wallet: Address): Promise<Tier> {
   if (!context || !token) return storedTier(wallet);
   const [balance, decimals] = await Promise.all([tokenBalance(token, wallet), tokenDecimals(token)]);
   const tier = tierForBalance(balance, decimals);
-  remember(wallet, tier);
   await applyTier(wallet, tier);
   return tier;
 }
@@ -100,7 +92,7 @@ export async function tierOfWallet(wallet: Address): Promise<Tier> {
   try {
     // A slow node must not hold up sign-in or a gate: after TIER_READ_WAIT_MS the stored tier
     // answers, and the reading, when it arrives, updates the agents and the cache.
-    const reading = tierCache().get(wallet, () => readAndApply(wallet));
+    const reading = tierCache().get(cacheKey(wallet), () => readAndApply(wallet));
     let timer: NodeJS.Timeout | undefined;
     const slow = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), TIER_READ_WAIT_MS);
@@ -119,13 +111,13 @@ export async function tierOfWallet(wallet: Address): Promise<Tier> {
 
 /** Reads the tier from the chain now (sign-in, the scheduled job), whatever the cache holds. */
 export async function refreshTier(wallet: Address): Promise<Tier> {
-  tierCache().delete(wallet);
+  tierCache().delete(cacheKey(wallet));
   return tierOfWallet(wallet);
 }
 
 /** Drops the cached tier of a wallet (after a faucet or a deposit moved its tokens). */
 export function forgetTier(wallet: Address): void {
-  tierCache().delete(wallet);
+  tierCache().delete(cacheKey(wallet));
 }
 
 /**

@@ -333,11 +333,15 @@ const KNOWN_SELECTORS = new Set<string>([
 /** At most this many unknown selectors are tried, and this many owner-only ones simulated. */
 const UNKNOWN_TRIED = 40;
 const UNKNOWN_SIMULATED = 6;
+/** At most this many unknown selectors are tried as `f(bool)` switches (4 calls each, then simulations). */
+const UNKNOWN_SWITCHES = 8;
 /** For a renounced token: at most this many refused unknown selectors are tried from each candidate. */
 const UNKNOWN_HIDDEN = 10;
 
 /** `selector(address who, uint256 1)`: also a valid call to f(address), f(address,bool) and f() (extra calldata is ignored). */
 const genericCall = (selector: string, who: Address): Hex => concat([selector as Hex, pad(who), pad('0x01')]);
+/** `selector(bool value)`: the address word of `genericCall` is not a valid bool, so switches need their own call. */
+const switchCall = (selector: string, value: boolean): Hex => concat([selector as Hex, pad(value ? '0x01' : '0x00')]);
 
 export async function runChecks(input: CheckInput): Promise<CheckReport> {
   const { client, token, pool, base, selectors } = input;
@@ -573,12 +577,33 @@ export async function runChecks(input: CheckInput): Promise<CheckReport> {
     const halting = untargeted.find((_, index) => blocked(bare[index] ?? null));
     if (halting)
       found.pause = `after ${controller} called ${halting} (an owner-only function without arguments), nobody could trade`;
+    else found.pause = await unknownSwitch(unknown.filter((_, index) => !byController[index]));
     const changer = ownerOnly.find((_, index) => {
       const trade = trades[index];
       return trade !== null && trade !== undefined && trade.adminOk && trade.balanceAfterAdmin !== trade.bought;
     });
     if (changer) found.balance = `${controller} changed a holder's balance with ${changer} (an owner-only function)`;
     return found;
+  }
+
+  /**
+   * Switches behind unknown names: a selector the controller could not call with an address is tried
+   * as `f(false)` and `f(true)`; an owner-only switch after which nobody can trade is a pause.
+   */
+  async function unknownSwitch(candidates: string[]): Promise<string | null> {
+    const calls = candidates
+      .slice(0, UNKNOWN_SWITCHES)
+      .flatMap((selector) => [false, true].map((value) => ({ selector, value })));
+    const [byController, byFresh] = await Promise.all([
+      Promise.all(calls.map(({ selector, value }) => canCall(controller!, switchCall(selector, value)))),
+      Promise.all(calls.map(({ selector, value }) => canCall(FRIEND_ADDRESS, switchCall(selector, value)))),
+    ]);
+    const ownerOnly = calls.filter((_, index) => byController[index] && !byFresh[index]).slice(0, UNKNOWN_SIMULATED);
+    const trades = await Promise.all(
+      ownerOnly.map(({ selector, value }) => simulate({ caller: controller!, data: switchCall(selector, value), stage: 1 })),
+    );
+    const hit = ownerOnly.find((_, index) => blocked(trades[index] ?? null));
+    return hit ? `after ${controller} called ${hit.selector}(${hit.value}) (an owner-only switch), nobody could trade` : null;
   }
 
   const [isBlacklisted, pausable, isWhitelisted, balanceChange, isAntiWhale, antiWhaleModifiable, slippage, external, unknown] =

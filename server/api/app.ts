@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { cardHeaders, platformCard } from '../a2a/agent-card';
+import { isDatabaseUnavailable } from '../core/db/unavailable';
 import { ApiError } from '../core/errors';
 import type { DoorEnv } from '../http/client-ip';
 import type { AnyEndpoint } from '../http/endpoint';
@@ -9,6 +11,10 @@ import { log } from '../core/log';
 import { apiReference } from './docs';
 import { errorSchema } from '../schemas/common';
 import { ROUTES } from './routes';
+import { MCP_PATH, PRM_PATH, protectedResourceMetadata } from '../mcp/resource-metadata';
+
+/** The platform's A2A AgentCard (served beside the API; every /.well-known/ path goes to this door). */
+export const WELL_KNOWN_AGENT_CARD = '/.well-known/agent-card.json';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -21,6 +27,8 @@ const CORS_ALLOW_HEADERS = [
   'X-Agent-Message',
   'X-Message-Signature',
   'Idempotency-Key',
+  // x402 (docs/payments.md)
+  'PAYMENT-SIGNATURE',
   'Last-Event-ID',
   'X-Request-Id',
   // Model Context Protocol clients (POST /api/v1/mcp)
@@ -35,6 +43,9 @@ const CORS_EXPOSE_HEADERS = [
   'RateLimit-Reset',
   'Location',
   'Mcp-Session-Id',
+  'PAYMENT-REQUIRED',
+  'PAYMENT-RESPONSE',
+  'WWW-Authenticate',
 ].join(', ');
 const CORS_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 
@@ -176,9 +187,18 @@ export function createApi(endpoints: AnyEndpoint[] = ROUTES): OpenAPIHono {
 
   for (const def of endpoints) mountEndpoint(app, def);
 
+  // RFC 9728 Protected Resource Metadata (MCP authorization): public, never bot-checked.
+  app.get(PRM_PATH, (context) => context.json(protectedResourceMetadata('')));
+  app.get(`${PRM_PATH}${MCP_PATH}`, (context) => context.json(protectedResourceMetadata(MCP_PATH)));
+
   let cachedDocument: OpenApiDocument | null = null;
   app.get('/api/openapi.json', (context) => context.json((cachedDocument ??= openApiDocument(app))));
   apiReference(app);
+  // The platform's own A2A AgentCard (docs/a2a.md): a machine path, outside /api and the OpenAPI document.
+  app.get(WELL_KNOWN_AGENT_CARD, async (context) => {
+    const card = await platformCard();
+    return context.json(card, 200, cardHeaders(card));
+  });
 
   const routeMatchers = endpoints.map((def) => ({
     method: def.method.toUpperCase(),
@@ -198,6 +218,14 @@ export function createApi(endpoints: AnyEndpoint[] = ROUTES): OpenAPIHono {
 
   app.onError((error, context) => {
     if (error instanceof ApiError) return errorResponse(context, error);
+    if (isDatabaseUnavailable(error)) {
+      // A lost or refused database connection (docs/reliability.md): 503 and retry, never 500.
+      log.warn({ request_id: context.get('requestId' as never), err: (error as Error).message }, 'database unavailable');
+      return errorResponse(
+        context,
+        new ApiError('service_unavailable', 'The database is unavailable; retry shortly', {}, { 'Retry-After': '1' }),
+      );
+    }
     const requestId = context.get('requestId' as never) as string;
     log.error({ request_id: requestId, err: error }, 'unhandled error');
     return context.json({ error: 'Internal server error', code: 'internal_error', details: { request_id: requestId } }, 500);

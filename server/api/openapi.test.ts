@@ -24,7 +24,16 @@ const document = openApiDocument(api) as unknown as Document;
 const operations = Object.entries(document.paths).flatMap(([template, methods]) =>
   Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${template}`, operation })),
 );
-const SERVER_EXTRAS = ['/api/openapi.json', '/api/docs', '/api/docs/scalar.js', '/docs'];
+const SERVER_EXTRAS = [
+  '/api/openapi.json',
+  '/api/docs',
+  '/api/docs/scalar.js',
+  '/docs',
+  // RFC 9728 Protected Resource Metadata (server/mcp/resource-metadata.ts), not an API operation.
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-protected-resource/api/v1/mcp',
+  '/.well-known/agent-card.json',
+];
 const key = (def: Pick<AnyEndpoint, 'method' | 'path'>) => `${def.method.toUpperCase()} ${def.path}`;
 
 /** Every value of `name` anywhere in the document, with its JSON pointer. */

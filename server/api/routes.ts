@@ -38,7 +38,11 @@ import v1AgentsGet from './v1/agents.get';
 import v1AgentsLeaderboardGet from './v1/agents.leaderboard.get';
 import v1AgentsMeStatsGet from './v1/agents.me.stats.get';
 import v1AgentsPost from './v1/agents.post';
+import v1AgentsIdAgentCardJsonGet from './v1/agents.[id].agent-card.json.get';
 import v1AgentsIdAttestPost from './v1/agents.[id].attest.post';
+import v1AgentsIdErc8004FeedbackGet from './v1/agents.[id].erc8004.feedback.get';
+import v1AgentsIdErc8004LinkDelete from './v1/agents.[id].erc8004.link.delete';
+import v1AgentsIdErc8004LinkPost from './v1/agents.[id].erc8004.link.post';
 import v1AgentsIdGet from './v1/agents.[id].get';
 import v1AgentsIdInvokePost from './v1/agents.[id].invoke.post';
 import v1AgentsIdMemoryDelete from './v1/agents.[id].memory.delete';
@@ -48,6 +52,12 @@ import v1AgentsIdMemoryKeyDelete from './v1/agents.[id].memory.[key].delete';
 import v1AgentsIdMemoryKeyGet from './v1/agents.[id].memory.[key].get';
 import v1AgentsIdMemoryKeyPut from './v1/agents.[id].memory.[key].put';
 import v1AgentsIdPatch from './v1/agents.[id].patch';
+import v1AgentsIdRegistrationJsonGet from './v1/agents.[id].registration.json.get';
+import v1ApiKeysIdPatch from './v1/api-keys.[id].patch';
+import v1ApprovalsGet from './v1/approvals.get';
+import v1ApprovalsIdApprovePost from './v1/approvals.[id].approve.post';
+import v1ApprovalsIdGet from './v1/approvals.[id].get';
+import v1ApprovalsIdRejectPost from './v1/approvals.[id].reject.post';
 import v1AuthChallengePost from './v1/auth.challenge.post';
 import v1AuthRevokePost from './v1/auth.revoke.post';
 import v1AuthSessionGet from './v1/auth.session.get';
@@ -55,10 +65,12 @@ import v1AuthVerifyPost from './v1/auth.verify.post';
 import v1CreditsDepositGet from './v1/credits.deposit.get';
 import v1CreditsDepositPost from './v1/credits.deposit.post';
 import v1CreditsGet from './v1/credits.get';
+import v1CreditsTopupPost from './v1/credits.topup.post';
 import v1DevnetFaucetPost from './v1/devnet.faucet.post';
 import v1HealthGet from './v1/health.get';
 import v1HealthLiveGet from './v1/health.live.get';
 import v1HealthReadyGet from './v1/health.ready.get';
+import v1InvocationsIdFeedbackJsonGet from './v1/invocations.[id].feedback.json.get';
 import v1JobsGet from './v1/jobs.get';
 import v1JobsPost from './v1/jobs.post';
 import v1JobsIdAcceptPost from './v1/jobs.[id].accept.post';
@@ -101,6 +113,8 @@ import v1TradeStrategiesIdGet from './v1/trade.strategies.[id].get';
 import v1TradeStrategiesIdPatch from './v1/trade.strategies.[id].patch';
 import v1TradeSwapPost from './v1/trade.swap.post';
 import v1TradeTokensGet from './v1/trade.tokens.get';
+import v1VerifyAgentCardPost from './v1/verify.agent-card.post';
+import v1VerifyErc8004AgentRegistryAgentIdGet from './v1/verify.erc8004.[agentRegistry].[agentId].get';
 import v1WebhooksGet from './v1/webhooks.get';
 import v1WebhooksPost from './v1/webhooks.post';
 import v1WebhooksIdDelete from './v1/webhooks.[id].delete';
@@ -145,7 +159,11 @@ export const ROUTES: AnyEndpoint[] = [
   v1AgentsLeaderboardGet,
   v1AgentsMeStatsGet,
   v1AgentsPost,
+  v1AgentsIdAgentCardJsonGet,
   v1AgentsIdAttestPost,
+  v1AgentsIdErc8004FeedbackGet,
+  v1AgentsIdErc8004LinkDelete,
+  v1AgentsIdErc8004LinkPost,
   v1AgentsIdGet,
   v1AgentsIdInvokePost,
   v1AgentsIdMemoryDelete,
@@ -155,6 +173,12 @@ export const ROUTES: AnyEndpoint[] = [
   v1AgentsIdMemoryKeyGet,
   v1AgentsIdMemoryKeyPut,
   v1AgentsIdPatch,
+  v1AgentsIdRegistrationJsonGet,
+  v1ApiKeysIdPatch,
+  v1ApprovalsGet,
+  v1ApprovalsIdApprovePost,
+  v1ApprovalsIdGet,
+  v1ApprovalsIdRejectPost,
   v1AuthChallengePost,
   v1AuthRevokePost,
   v1AuthSessionGet,
@@ -162,10 +186,12 @@ export const ROUTES: AnyEndpoint[] = [
   v1CreditsDepositGet,
   v1CreditsDepositPost,
   v1CreditsGet,
+  v1CreditsTopupPost,
   v1DevnetFaucetPost,
   v1HealthGet,
   v1HealthLiveGet,
   v1HealthReadyGet,
+  v1InvocationsIdFeedbackJsonGet,
   v1JobsGet,
   v1JobsPost,
   v1JobsIdAcceptPost,
@@ -208,6 +234,8 @@ export const ROUTES: AnyEndpoint[] = [
   v1TradeStrategiesIdPatch,
   v1TradeSwapPost,
   v1TradeTokensGet,
+  v1VerifyAgentCardPost,
+  v1VerifyErc8004AgentRegistryAgentIdGet,
   v1WebhooksGet,
   v1WebhooksPost,
   v1WebhooksIdDelete,

@@ -1,11 +1,19 @@
-import { db } from '../core/db';
+import { database, db } from '../core/db';
 import type { ApiKey } from '../core/db/generated/client';
 import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
 import { normalizeScopes, READ_SCOPES, WALLET_SCOPES } from '../core/scopes';
 import { hashSecret, newApiKey } from './credentials';
+import {
+  copySpendPolicy,
+  loadSpendPolicy,
+  policyView,
+  writeSpendPolicy,
+  type SpendPolicyInput,
+  type SpendPolicyRow,
+} from '../credits/spend-policy';
 
-function keyView(key: ApiKey) {
+function keyView(key: ApiKey, policy: SpendPolicyRow | null) {
   return {
     key_id: key.id,
     label: key.label,
@@ -15,13 +23,40 @@ function keyView(key: ApiKey) {
     created_at: key.createdAt.toISOString(),
     last_used_at: key.lastUsedAt?.toISOString() ?? null,
     revoked_at: key.revokedAt?.toISOString() ?? null,
+    spend_policy: policyView(policy),
   };
+}
+
+async function policiesOf(ids: string[]): Promise<Map<string, SpendPolicyRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await database().sql.query<SpendPolicyRow>(
+    `SELECT credential_id, wallet, restrict_payees, allowed_payees, max_per_call, approval_above
+     FROM spend_policies WHERE credential_id = ANY($1::uuid[])`,
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.credential_id, row]));
+}
+
+/**
+ * Who may set a spend policy: the wallet itself (signature headers, the web session), or a delegated
+ * credential that no policy constrains (it could spend freely anyway). A credential under a policy
+ * cannot loosen one: 403; the keys it mints inherit its policy.
+ */
+async function assertMaySetPolicy(caller: Caller): Promise<void> {
+  if (caller.via === 'signature' || !caller.credentialId) return;
+  if (await loadSpendPolicy(caller.credentialId, database().sql)) {
+    throw new ApiError(
+      'forbidden',
+      'A credential under a spend policy cannot set spend policies; use the wallet (signature or web session)',
+    );
+  }
 }
 
 /** GET /api/list-api-keys: the caller's keys, never their secrets. */
 export async function listApiKeys(caller: Caller) {
   const keys = await db().apiKey.findMany({ where: { wallet: caller.wallet }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
-  return { keys: keys.map(keyView) };
+  const policies = await policiesOf(keys.map((key) => key.id));
+  return { keys: keys.map((key) => keyView(key, policies.get(key.id) ?? null)) };
 }
 
 /**
@@ -38,7 +73,8 @@ function grantableScopes(caller: Caller): readonly string[] {
  * once. Without `scopes` the key may only read (least privilege: a key handed to a script or a service
  * should not spend, publish or manage keys unless that was asked for).
  */
-export async function mintApiKey(caller: Caller, input: { label: string; scopes?: string[] }) {
+export async function mintApiKey(caller: Caller, input: { label: string; scopes?: string[]; spend_policy?: SpendPolicyInput }) {
+  if (input.spend_policy) await assertMaySetPolicy(caller);
   const grantable = grantableScopes(caller);
   const scopes = normalizeScopes(input.scopes ?? READ_SCOPES.filter((scope) => grantable.includes(scope)));
   const beyond = scopes.find((scope) => !grantable.includes(scope));
@@ -60,7 +96,13 @@ export async function mintApiKey(caller: Caller, input: { label: string; scopes?
       source: 'mint',
     },
   });
-  return { ...keyView(record), api_key: key };
+  const { sql } = database();
+  // A key minted by a credential under a policy inherits it (spend-policy.ts); the wallet may set one.
+  if (caller.credentialId) await copySpendPolicy(caller.credentialId, record.id, sql);
+  const policy = input.spend_policy
+    ? await writeSpendPolicy(record.id, caller.wallet, input.spend_policy, sql)
+    : await loadSpendPolicy(record.id, sql);
+  return { ...keyView(record, policy), api_key: key };
 }
 
 /** POST /api/revoke-api-key: revokes one of the caller's keys at once. Another wallet's key is 404. */
@@ -68,7 +110,16 @@ export async function revokeApiKey(caller: Caller, keyId: string) {
   const key = await db().apiKey.findFirst({ where: { id: keyId, wallet: caller.wallet } });
   if (!key) throw ApiError.notFound('API key');
   const revoked = key.revokedAt ? key : await db().apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
-  return { revoked: true, ...keyView(revoked) };
+  return { revoked: true, ...keyView(revoked, await loadSpendPolicy(key.id, database().sql)) };
+}
+
+/** PATCH /api/v1/api-keys/{id}: changes one of the caller's keys' spend policy. Another wallet's key is 404. */
+export async function patchApiKey(caller: Caller, keyId: string, input: { spend_policy: SpendPolicyInput }) {
+  const key = await db().apiKey.findFirst({ where: { id: keyId, wallet: caller.wallet } });
+  if (!key) throw ApiError.notFound('API key');
+  await assertMaySetPolicy(caller);
+  const policy = await writeSpendPolicy(key.id, caller.wallet, input.spend_policy, database().sql);
+  return keyView(key, policy);
 }
 
 /** POST /api/v1/auth/revoke: revokes the bearer token that makes the call. */

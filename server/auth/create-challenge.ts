@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
-import { db } from '../core/db';
+import { database, db } from '../core/db';
+import { microToClaw } from '../core/money';
+import { writeSpendPolicy, type SpendPolicyInput } from '../credits/spend-policy';
 import { currentRuntime } from '../core/runtime';
 import { normalizeScopes, WALLET_SCOPES } from '../core/scopes';
 
@@ -13,6 +15,18 @@ export interface ChallengeInput {
   agentName?: string;
   requestedScopes?: string[];
   maxSpendPerDay?: bigint;
+  /** The spend policy of the credentials this sign-in issues (kept under the challenge's id until verify). */
+  spendPolicy?: SpendPolicyInput;
+}
+
+/** The policy in words, for the signed statement (the wallet sees what it signs). */
+function policyText(policy: SpendPolicyInput | undefined): string {
+  if (!policy) return '';
+  const parts: string[] = [];
+  if (policy.allowed_payees) parts.push(`payees ${policy.allowed_payees.join(' ') || 'none'}`);
+  if (policy.max_claw_per_call != null) parts.push(`at most ${microToClaw(policy.max_claw_per_call)} CLAW per call`);
+  if (policy.approval_above_claw != null) parts.push(`approval above ${microToClaw(policy.approval_above_claw)} CLAW`);
+  return parts.length ? ` Spend policy: ${parts.join(', ')}.` : '';
 }
 
 /**
@@ -31,7 +45,7 @@ export async function createChallenge(input: ChallengeInput) {
     address: input.ownerWallet,
     // User text is quoted (JSON string syntax) so that it cannot pose as part of the statement; the
     // request schema already refused line breaks and control characters in it.
-    statement: `Sign in to Vouchsafe as agent ${JSON.stringify(input.agentName ?? input.agentPubkey)}. Scopes: ${scopes.join(' ') || 'none'}.`,
+    statement: `Sign in to Vouchsafe as agent ${JSON.stringify(input.agentName ?? input.agentPubkey)}. Scopes: ${scopes.join(' ') || 'none'}.${policyText(input.spendPolicy)}`,
     uri: base.origin,
     version: '1',
     chainId: config.CHAIN_ID,
@@ -51,5 +65,6 @@ export async function createChallenge(input: ChallengeInput) {
       expiresAt,
     },
   });
+  if (input.spendPolicy) await writeSpendPolicy(challenge.id, input.ownerWallet, input.spendPolicy, database().sql);
   return { challenge: message, challenge_id: challenge.id, expires_at: expiresAt.toISOString() };
 }

@@ -1,7 +1,8 @@
 import { getAddress } from 'viem';
 import { agentViewB, type AgentViewB } from '../directory/agent-views';
 import { loadOneAgentMetrics } from '../trust/agent-metrics';
-import { database, db } from '../core/db';
+import { database, db, withTransaction } from '../core/db';
+import { copySpendPolicy } from '../credits/spend-policy';
 import { ApiError } from '../core/errors';
 import { hashSecret, newAccessToken, newApiKey, TOKEN_TTL_MS } from './credentials';
 import { verifyWalletSignature } from '../signatures/verify-signature';
@@ -26,14 +27,15 @@ export async function verifyChallenge(challengeId: string, signature: string) {
 
   const token = newAccessToken();
   const expiresAt = new Date(Date.now() + TOKEN_TTL_MS);
-  const issued = await db().$transaction(async (tx) => {
+  const issued = await withTransaction(async (tx) => {
     // Single use under concurrency: only one verify can flip used_at.
-    const consumed = await tx.authChallenge.updateMany({
+    const consumed = await tx.prisma.authChallenge.updateMany({
       where: { id: challenge.id, usedAt: null, expiresAt: { gt: new Date() } },
       data: { usedAt: new Date() },
     });
     if (consumed.count !== 1) throw refused();
-    await tx.accessToken.create({
+    const runner = tx.sql;
+    const accessToken = await tx.prisma.accessToken.create({
       data: {
         tokenHash: hashSecret(token),
         wallet,
@@ -43,13 +45,18 @@ export async function verifyChallenge(challengeId: string, signature: string) {
         expiresAt,
       },
     });
-    const hasKey = await tx.apiKey.findFirst({
+    // The spend policy named in the signed challenge (create-challenge.ts) binds the token.
+    await copySpendPolicy(challenge.id, accessToken.id, runner);
+    const hasKey = await tx.prisma.apiKey.findFirst({
       where: { wallet, agentPubkey: challenge.agentPubkey, source: 'verify' },
       select: { id: true, prefix: true },
     });
-    if (hasKey) return { apiKey: null, apiKeyPrefix: hasKey.prefix };
+    if (hasKey) {
+      await runner.query('DELETE FROM spend_policies WHERE credential_id = $1::uuid', [challenge.id]);
+      return { apiKey: null, apiKeyPrefix: hasKey.prefix };
+    }
     const key = newApiKey();
-    await tx.apiKey.create({
+    const apiKey = await tx.prisma.apiKey.create({
       data: {
         keyHash: hashSecret(key.key),
         prefix: key.prefix,
@@ -61,6 +68,8 @@ export async function verifyChallenge(challengeId: string, signature: string) {
         source: 'verify',
       },
     });
+    await copySpendPolicy(challenge.id, apiKey.id, runner);
+    await runner.query('DELETE FROM spend_policies WHERE credential_id = $1::uuid', [challenge.id]);
     return { apiKey: key.key, apiKeyPrefix: key.prefix };
   });
 

@@ -15,6 +15,10 @@ export interface ChainAddresses {
   uniswapV3Quoter: Address;
   swapRouterAllowlist: Address[];
   liquidityLockers: Address[];
+  /** ERC-8004 registries (docs/erc8004.md); validation has no Base default. */
+  erc8004IdentityRegistry: Address;
+  erc8004ReputationRegistry: Address;
+  erc8004ValidationRegistry: Address | null;
 }
 
 /**
@@ -32,6 +36,9 @@ export const BASE_MAINNET = {
   uniswapV3Factory: getAddress('0x33128a8fC17869897dcE68Ed026d694621f6FDfD'),
   uniswapV3Quoter: getAddress('0x3d4e44Eb1374240CE5F1B871ab261CD16335B76a'),
   swapRouter02: getAddress('0x2626664c2603336E57B271c5C0b26F421741e481'),
+  // ERC-8004 (issue 24; github.com/erc-8004/erc-8004-contracts README, Base mainnet).
+  erc8004IdentityRegistry: getAddress('0x8004A169FB4a3325136EB29fA0ceB6D2e539a432'),
+  erc8004ReputationRegistry: getAddress('0x8004BAa17C55a88189AE136b182e5fdA19dE9b63'),
 } as const;
 
 /** What the devnet deployed (DATA_DIR/devnet.json carries these plus the sample tokens). */
@@ -45,6 +52,7 @@ export interface DevnetCoreAddresses {
   uniswapV3Quoter: Address;
   swapRouter02: Address;
   liquidityLocker: Address;
+  erc8004?: { identityRegistry: Address; reputationRegistry: Address; validationRegistry: Address };
 }
 
 /**
@@ -66,5 +74,10 @@ export function resolveAddresses(config: Config, base: Partial<DevnetCoreAddress
     uniswapV3Quoter: config.UNISWAP_V3_QUOTER ?? defaults.uniswapV3Quoter,
     swapRouterAllowlist: config.SWAP_ROUTER_ALLOWLIST ?? [defaults.swapRouter02, v2Router],
     liquidityLockers: config.LIQUIDITY_LOCKERS ?? (base.liquidityLocker ? [base.liquidityLocker] : []),
+    erc8004IdentityRegistry:
+      config.ERC8004_IDENTITY_REGISTRY ?? base.erc8004?.identityRegistry ?? BASE_MAINNET.erc8004IdentityRegistry,
+    erc8004ReputationRegistry:
+      config.ERC8004_REPUTATION_REGISTRY ?? base.erc8004?.reputationRegistry ?? BASE_MAINNET.erc8004ReputationRegistry,
+    erc8004ValidationRegistry: config.ERC8004_VALIDATION_REGISTRY ?? base.erc8004?.validationRegistry ?? null,
   };
 }

@@ -40,6 +40,10 @@ const url = (protocols: string[]) =>
     `must be a ${protocols.join(' or ')} URL`,
   );
 
+// A decimal amount with at most 6 decimals (USDC's precision), kept as text so no float touches money.
+const usdcAmount = z.string().regex(/^\d{1,9}(\.\d{1,6})?$/, 'must be a decimal number with at most 6 decimals');
+const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key');
+
 const schema = z.object({
   PORT: int(0, 65535).default(3000),
   // Worker processes serving HTTP on PostgreSQL (server.ts); unset: one per core. PGlite: always one.
@@ -47,6 +51,8 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   DATABASE_URL: url(['postgresql:', 'postgres:']).optional(),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  // Prepended to every Redis key, so deployments (or test runs) sharing one Redis never share counters.
+  REDIS_KEY_PREFIX: z.string().max(100).default(''),
   CHAIN_RPC_URL: url(['http:', 'https:', 'ws:', 'wss:']).optional(),
   // Internal: set by server.ts's primary for its workers, the bundled devnet it started.
   SHARED_DEVNET_RPC_URL: url(['http:']).optional(),
@@ -61,6 +67,10 @@ const schema = z.object({
   UNISWAP_V3_QUOTER: address.optional(),
   SWAP_ROUTER_ALLOWLIST: addressList.optional(),
   LIQUIDITY_LOCKERS: addressList.optional(),
+  // ERC-8004 registries (docs/erc8004.md): devnet's, or Base mainnet's with CHAIN_RPC_URL set.
+  ERC8004_IDENTITY_REGISTRY: address.optional(),
+  ERC8004_REPUTATION_REGISTRY: address.optional(),
+  ERC8004_VALIDATION_REGISTRY: address.optional(),
   TRADE_TOKEN_LIST: z.string().min(1).optional(),
   // Smart money and trade (docs/smart-money.md): the USD price source and the large-swap threshold.
   USD_STABLE_TOKEN: address.optional(),
@@ -71,6 +81,18 @@ const schema = z.object({
     .optional(),
   SMART_MONEY_LARGE_SWAP_USD: int(1, 1_000_000_000).default(10_000),
   DEPOSIT_CONFIRMATIONS: int(0, 1000).optional(),
+  // x402 payments (docs/payments.md): the EIP-3009 token payments settle in (default: the devnet's USDC,
+  // or USDC on Base when CHAIN_RPC_URL is set), who receives them (default: the treasury), the key that
+  // pays settlement gas in the local facilitator (default on the devnet: its funded treasury account),
+  // an optional hosted facilitator, the price of an analysis past the free limit, and how much CLAW one
+  // USDC buys (top-ups; agents' CLAW prices paid in USDC).
+  X402_ASSET_ADDRESS: address.optional(),
+  X402_PAY_TO: address.optional(),
+  X402_FACILITATOR_PRIVATE_KEY: privateKey.optional(),
+  X402_FACILITATOR_URL: url(['http:', 'https:']).optional(),
+  X402_ANALYZE_PRICE_USDC: usdcAmount.default('0.02'),
+  X402_CLAW_PER_USDC: usdcAmount.default('1000'),
+  X402_TOPUP_MAX_USDC: usdcAmount.default('1000'),
   // Senders whose transfers to the treasury are never credited (the platform's own accounts),
   // besides the treasury and its Safe owners, which are always excluded.
   DEPOSIT_EXCLUDED_SENDERS: addressList.default([]),

@@ -29,12 +29,17 @@ export interface Tx {
 }
 
 /**
- * Runs `fn` in one database transaction. Inside it, use only `tx` (on PGlite the transaction holds
- * the only connection: db() or database().sql there would wait for ever).
+ * Runs `fn` in one database transaction (of the process-wide database, or `options.database`). Inside
+ * it, use only `tx` (on PGlite the transaction holds the only connection: db() or database().sql there
+ * would wait for ever). The one place that opens a transaction: no service calls `$transaction`.
  */
-export function withTransaction<T>(fn: (tx: Tx) => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
+export function withTransaction<T>(
+  fn: (tx: Tx) => Promise<T>,
+  options: { timeoutMs?: number; database?: Database } = {},
+): Promise<T> {
   const timeout = options.timeoutMs ?? 15_000;
-  return db().$transaction((prisma) => fn({ prisma, sql: prismaRunner(prisma) }), { timeout, maxWait: timeout });
+  const prisma = (options.database ?? database()).prisma;
+  return prisma.$transaction((client) => fn({ prisma: client, sql: prismaRunner(client) }), { timeout, maxWait: timeout });
 }
 
 /**

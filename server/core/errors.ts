@@ -8,10 +8,16 @@ export const ERROR_STATUS = {
   invalid_signature: 401,
   insufficient_credits: 402,
   daily_limit_exceeded: 402,
+  payment_required: 402,
+  payment_invalid: 402,
+  payment_failed: 402,
+  per_call_limit_exceeded: 402,
+  approval_required: 402,
   missing_scope: 403,
   forbidden: 403,
   tier_required: 403,
   deposit_not_yours: 403,
+  payee_not_allowed: 403,
   not_found: 404,
   transaction_not_found: 404,
   method_not_allowed: 405,
@@ -22,6 +28,7 @@ export const ERROR_STATUS = {
   deposit_pending: 409,
   deposit_already_claimed: 409,
   price_changed: 409,
+  payment_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   not_callable: 422,
@@ -90,4 +97,22 @@ export function validationError(error: ZodError, where: 'body' | 'query' | 'para
   }
   const names = Object.keys(fields);
   return new ApiError('invalid_request', `Invalid ${where}: ${names.join(', ')}`, { fields });
+}
+
+// Work a refusal must leave behind even though the transaction it was thrown in rolls back (a pending
+// spend approval thrown from inside a transaction). The door runs it once the handler has failed.
+const AFTER_ROLLBACK = Symbol.for('vouchsafe.api-error.after-rollback');
+
+/** Attaches `work` to `error`, to run after the enclosing transaction (if any) has rolled back. */
+export function afterRollback(error: ApiError, work: () => Promise<void>): ApiError {
+  Object.defineProperty(error, AFTER_ROLLBACK, { value: work, enumerable: false, configurable: true, writable: true });
+  return error;
+}
+
+/** Runs the work attached with afterRollback (once); for doors and schedulers that catch ApiErrors. */
+export async function runAfterRollback(error: unknown): Promise<void> {
+  const work = (error as Record<symbol, unknown> | null)?.[AFTER_ROLLBACK];
+  if (typeof work !== 'function') return;
+  Object.defineProperty(error, AFTER_ROLLBACK, { value: undefined });
+  await (work as () => Promise<void>)();
 }

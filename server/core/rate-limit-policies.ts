@@ -31,6 +31,8 @@ export const RATE_LIMIT_POLICIES = {
   attest: { limit: 1, windowMs: WEEK, key: 'caller' },
   // spec: 5 free contract analyses a day without a tier
   analyze_free: { limit: 5, windowMs: DAY, key: 'ip' },
+  // public verification services (POST /api/v1/verify/...), per IP: each may fetch remote documents
+  verify: { limit: 60, windowMs: MINUTE, key: 'ip' },
   // writes by one caller (register, profile updates, keys, endorsements)
   write: { limit: 600, windowMs: MINUTE, key: 'caller' },
 } as const satisfies Record<string, RateLimitPolicy>;

@@ -39,7 +39,9 @@ export async function startRuntime(options: StartOptions = {}): Promise<Runtime>
   const config = loadConfig(options.env ?? process.env);
   log.level = config.LOG_LEVEL;
   const database = options.database ?? (await openDatabase(config));
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2, keyPrefix: config.REDIS_KEY_PREFIX })
+    : null;
   redis?.on('error', (error) => log.warn({ err: error.message }, 'redis error'));
   const limiter = new RateLimiter(redis ? redisCounterStore(redis) : sqlCounterStore(database.sql), config.rateLimits);
   const changes = new ChangeBus();

@@ -27,4 +27,22 @@ describe('TtlCache', () => {
     cache.deleteWhere((key, value) => key === 'x' && value === 10);
     expect(await cache.get('x', async () => 11)).toBe(11);
   });
+
+  it('peeks at a loaded, fresh value without loading', async () => {
+    vi.useFakeTimers();
+    try {
+      const cache = new TtlCache<number>(1000);
+      expect(cache.peek('a')).toBeUndefined();
+      let resolve!: (value: number) => void;
+      const loading = cache.get('a', () => new Promise<number>((r) => (resolve = r)));
+      expect(cache.peek('a')).toBeUndefined();
+      resolve(5);
+      await loading;
+      expect(cache.peek('a')).toBe(5);
+      vi.advanceTimersByTime(1001);
+      expect(cache.peek('a')).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -27,6 +27,12 @@ export class TtlCache<V> {
     return value;
   }
 
+  /** The loaded value of a fresh entry, without loading (undefined when absent, expired or still loading). */
+  peek(key: string): V | undefined {
+    const hit = this.entries.get(key);
+    return hit && Date.now() - hit.at < this.ttlMs ? hit.settled : undefined;
+  }
+
   delete(key: string): void {
     this.entries.delete(key);
   }

@@ -10,6 +10,8 @@ export const PLATFORM_FEES = 'platform:fees';
 export const WORLD_GRANTS = 'world:grants';
 /** Where deposited tokens come from: the treasury's holdings outside the ledger. */
 export const WORLD_DEPOSITS = 'world:deposits';
+/** Where CLAW bought with USDC over x402 comes from: the USDC received outside the ledger (docs/payments.md). */
+export const WORLD_X402 = 'world:x402';
 
 export function accountKind(id: string): AccountKind {
   return id.slice(0, id.indexOf(':')) as AccountKind;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness';
 import { holdAccount, PLATFORM_FEES, walletAccount, WORLD_GRANTS } from './accounts';
 import { InsufficientCreditsError, post, splitPostings, transfer } from './ledger';
+import { PAYEES_PER_TRANSACTION, releaseHold } from './release-hold';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -186,5 +187,104 @@ describe('ledger primitives', () => {
         .every((r) => (r as PromiseRejectedResult).reason instanceof InsufficientCreditsError),
     ).toBe(true);
     expect((await balances()).get(hot)!.balance).toBe(0n);
+  });
+});
+
+describe('releaseHold', () => {
+  async function postingsOf(refId: string) {
+    return app.database.sql.query<{ reason: string; ref_type: string; account_id: string; amount: string }>(
+      `SELECT t.reason, t.ref_type, p.account_id, p.amount::text AS amount
+       FROM ledger_transactions t JOIN ledger_postings p ON p.transaction_id = t.id
+       WHERE t.ref_id = $1 ORDER BY t.created_at, p.account_id`,
+      [refId],
+    );
+  }
+
+  it('moves exactly what the payees receive out of the hold, leaves zero payees out, refunds spend and applies a key once', async () => {
+    const hold = holdAccount('release-test', 'a');
+    const payer = '0xRELEASEPAYER';
+    await transfer(WORLD_GRANTS, hold, 10n, { reason: 'grant' }, database().sql);
+    await app.database.sql.query(
+      `INSERT INTO daily_spend (wallet, day, spent) VALUES ($1, (now() AT TIME ZONE 'utc')::date, 10)`,
+      [payer],
+    );
+    const input = {
+      hold: { type: 'release-test', id: 'a' },
+      to: [
+        { account: walletAccount(payer), amount: 7n },
+        { account: walletAccount('0xNOBODY'), amount: 0n },
+        { account: PLATFORM_FEES, amount: 2n },
+      ],
+      reason: 'test_release',
+      ref: { type: 'release-test', id: 'a' },
+      idempotencyKey: 'release-test:a',
+      refundsSpendOf: { wallet: payer, day: new Date() },
+    };
+    const first = await releaseHold(input, database().sql);
+    expect(first).toMatchObject({ applied: true, released: 9n });
+    expect(await postingsOf('a')).toEqual([
+      { reason: 'test_release', ref_type: 'release-test', account_id: hold, amount: '-9' },
+      { reason: 'test_release', ref_type: 'release-test', account_id: PLATFORM_FEES, amount: '2' },
+      { reason: 'test_release', ref_type: 'release-test', account_id: walletAccount(payer), amount: '7' },
+    ]);
+    const [spend] = await app.database.sql.query<{ spent: string }>(
+      'SELECT spent::text AS spent FROM daily_spend WHERE wallet = $1',
+      [payer],
+    );
+    expect(spend!.spent).toBe('1');
+    expect((await releaseHold(input, database().sql)).applied).toBe(false);
+    const after = await balances();
+    expect(after.get(hold)!.balance).toBe(1n);
+    expect(after.has(walletAccount('0xNOBODY'))).toBe(false);
+  });
+
+  it('refuses to release more than the hold has (402), and nothing of alongside happens', async () => {
+    const hold = holdAccount('release-test', 'b');
+    await transfer(WORLD_GRANTS, hold, 5n, { reason: 'grant' }, database().sql);
+    await expect(
+      releaseHold(
+        {
+          hold: { type: 'release-test', id: 'b' },
+          to: [{ account: walletAccount('0xGREEDY'), amount: 6n }],
+          reason: 'test_release',
+          ref: { type: 'release-test', id: 'b' },
+          alongside: () => [`marker AS (INSERT INTO used_signatures (key) SELECT 'release-test-b' FROM txn RETURNING 1)`],
+        },
+        database().sql,
+      ),
+    ).rejects.toBeInstanceOf(InsufficientCreditsError);
+    expect((await balances()).get(hold)!.balance).toBe(5n);
+    expect(await app.database.sql.query(`SELECT 1 FROM used_signatures WHERE key = 'release-test-b'`)).toHaveLength(0);
+  });
+
+  it(`pays more than ${PAYEES_PER_TRANSACTION} payees in several balanced transactions`, async () => {
+    const count = PAYEES_PER_TRANSACTION + 1;
+    const hold = holdAccount('release-test', 'c');
+    await transfer(WORLD_GRANTS, hold, BigInt(count), { reason: 'grant' }, database().sql);
+    const to = Array.from({ length: count }, (_, i) => ({ account: walletAccount(`0xMANY${i}`), amount: 1n }));
+    const result = await withTransaction((tx) =>
+      releaseHold(
+        { hold: { type: 'release-test', id: 'c' }, to, reason: 'test_release', ref: { type: 'release-test', id: 'c' } },
+        tx.sql,
+      ),
+    );
+    expect(result.released).toBe(BigInt(count));
+    const rows = await app.database.sql.query<{ postings: number; hold: string }>(
+      `SELECT count(*)::int AS postings, sum(p.amount) FILTER (WHERE p.account_id = $2)::text AS hold
+       FROM ledger_transactions t JOIN ledger_postings p ON p.transaction_id = t.id WHERE t.ref_id = $1
+       GROUP BY t.id ORDER BY count(*) DESC`,
+      ['c', hold],
+    );
+    expect(rows).toEqual([
+      { postings: PAYEES_PER_TRANSACTION + 1, hold: `-${PAYEES_PER_TRANSACTION}` },
+      { postings: 2, hold: '-1' },
+    ]);
+    expect((await balances()).get(hold)!.balance).toBe(0n);
+    await expect(
+      releaseHold(
+        { hold: { type: 'release-test', id: 'c' }, to, reason: 'x', ref: { type: 'release-test', id: 'c' }, idempotencyKey: 'k' },
+        database().sql,
+      ),
+    ).rejects.toThrow('takes no idempotency key');
   });
 });

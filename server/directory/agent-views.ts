@@ -41,6 +41,7 @@ export function agentViewA(agent: Agent, metrics: AgentMetrics, options: ViewOpt
       telegram: agent.telegramHandle,
     },
     status: agent.status as AgentStatus,
+    erc8004: metrics.erc8004,
     ...(options.withMetrics ? { endorsement_count: metrics.endorsementCount, trust: metrics.trust } : {}),
   };
 }
@@ -73,6 +74,7 @@ export function agentViewB(agent: Agent, metrics: AgentMetrics, options: ViewOpt
     tier: agent.tier as Tier,
     trust_score: metrics.trust.total,
     propagated_trust_score: metrics.propagatedTrust,
+    erc8004: metrics.erc8004,
     ...(options.withMetrics
       ? {
           endorsement_count: metrics.endorsementCount,

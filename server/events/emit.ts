@@ -30,11 +30,6 @@ export interface EmitOptions {
    * scan.completed by the requester.
    */
   audience?: readonly string[];
-  /**
-   * The lowest tier that may receive the event (spec Events: smart_money.alert and
-   * smart_money.large_swap need entry); stored once the delivery layer lands, as `audience`.
-   */
-  minTier?: 'entry' | 'pro' | 'enterprise';
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { z, ZodType } from 'zod';
+import type { ApiError } from '../core/errors';
 import type { AuthSpec, Caller } from '../core/caller';
 import type { RateLimitPolicyName } from '../core/rate-limit-policies';
 import type { Scope } from '../core/scopes';
@@ -35,7 +36,12 @@ export interface RateLimitRule<P = unknown, Q = unknown, B = unknown> {
   policy: RateLimitPolicyName;
   key?: (input: RequestInput<P, Q, B> & { caller: Caller | null }) => string | Promise<string>;
   /** Count the request only when this holds (for example: only when a grant would be paid). */
-  when?: (input: RequestInput<P, Q, B> & { caller: Caller | null }) => boolean | Promise<boolean>;
+  when?: (input: RequestInput<P, Q, B> & { caller: Caller | null; request?: Request }) => boolean | Promise<boolean>;
+  /**
+   * The answer instead of the 429 once the limit is spent (for example a 402 offering an x402
+   * payment that still carries Retry-After); it receives the 429 and returns the error to throw.
+   */
+  exceeded?: (input: RequestInput<P, Q, B> & { caller: Caller | null; request: Request }, limited: ApiError) => Promise<ApiError>;
   /**
    * Count distinct members (for example wallets) instead of requests: a member already counted in
    * the window passes again without using the limit, however many requests it sends at once.

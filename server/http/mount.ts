@@ -38,10 +38,15 @@ function wrapperErrors(def: AnyEndpoint): Record<number, string> {
   if (def.body) errors[413] = 'Request body too large';
   if (def.rateLimit) errors[429] = 'Rate limit exceeded (Retry-After says when to retry)';
   errors[500] = 'Internal error (details.request_id)';
+  // Any request may find the database unreachable (docs/reliability.md): 503 with Retry-After.
+  // (Not where 503 is already one of the endpoint's own answers: the readiness probe.)
+  const own503 = successStatuses(def).includes(503);
+  if (!own503) errors[503] = 'The database is unavailable (service_unavailable; Retry-After says when to retry)';
   // Credentials and signed bodies may be contract-wallet signatures, checked through the chain.
   if (def.auth !== 'none' || def.body) {
     errors[502] = 'The chain node failed (chain_error), for example while checking a contract-wallet signature';
-    errors[503] = 'No chain is available (chain_unavailable)';
+    if (!own503)
+      errors[503] = 'The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable)';
   }
   return errors;
 }

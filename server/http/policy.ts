@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
 import type { AuthMode, Caller } from '../core/caller';
-import { ApiError, validationError } from '../core/errors';
+import { ApiError, runAfterRollback, validationError } from '../core/errors';
 import type { RateLimitResult } from '../core/rate-limit';
 import type { RateLimitPolicyName } from '../core/rate-limit-policies';
 import { currentRuntime } from '../core/runtime';
@@ -122,7 +122,7 @@ interface Hit {
 /** Counts the call against every declared limit; 429 (and every hit taken back) past one. */
 async function applyRateLimits(
   def: AnyEndpoint,
-  input: RequestInput<unknown, unknown, unknown> & { caller: Caller | null },
+  input: RequestInput<unknown, unknown, unknown> & { caller: Caller | null; request: Request },
 ): Promise<{ hits: Hit[]; tightest: RateLimitResult | null }> {
   if (!def.rateLimit) return { hits: [], tightest: null };
   const { limiter } = currentRuntime();
@@ -137,7 +137,13 @@ async function applyRateLimits(
         ? `k:${await rule.key(input)}`
         : rateLimitSubject(policy.key, input.caller?.wallet ?? null, input.ip);
       const member = rule.member?.(input);
-      const result = await limiter.enforce(rule.policy, subject, member);
+      let result: RateLimitResult;
+      try {
+        result = await limiter.enforce(rule.policy, subject, member);
+      } catch (error) {
+        if (rule.exceeded && error instanceof ApiError && error.code === 'rate_limited') throw await rule.exceeded(input, error);
+        throw error;
+      }
       hits.push({ policy: rule.policy, subject, member, refundOnError: !member && (rule.refundOnError ?? false) });
       if (!tightest || result.remaining < tightest.remaining) tightest = result;
     }
@@ -171,7 +177,7 @@ export async function runDeclared(
   }
   let hits: Hit[] = [];
   try {
-    const limits = await applyRateLimits(def, { ...input, caller });
+    const limits = await applyRateLimits(def, { ...input, caller, request: call.request });
     hits = limits.hits;
     if (limits.tightest) call.onRateLimit?.(limits.tightest);
     const result = await def.handler({ ...input, caller, request: call.request, requestId: call.requestId });
@@ -184,6 +190,8 @@ export async function runDeclared(
     if (idempotency && caller) await settleIdempotencyKey(caller.wallet, idempotency.key, answer.status, answer.body);
     return { answer, replayed: false };
   } catch (error) {
+    // What a refusal leaves behind once its transaction rolled back (a pending spend approval).
+    await runAfterRollback(error);
     const { limiter } = currentRuntime();
     await Promise.all(hits.filter((hit) => hit.refundOnError).map((hit) => limiter.refund(hit.policy, hit.subject)));
     if (idempotency && caller) {

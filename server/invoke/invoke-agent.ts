@@ -4,8 +4,9 @@ import { findAgent } from '../agents/find-agent';
 import { priceAt } from '../agents/price';
 import { validateInvokePayload } from '../agents/invoke-schema';
 import { sharedCache } from '../core/shared-state';
-import { holdAccount, walletAccount } from '../credits/accounts';
-import { post } from '../credits/ledger';
+import { holdAccount, walletAccount, WORLD_X402 } from '../credits/accounts';
+import { post, type Posting } from '../credits/ledger';
+import { releaseHold } from '../credits/release-hold';
 import { callerPays } from '../credits/caller-pays';
 import { microToClaw } from '../core/money';
 import { database } from '../core/db';
@@ -20,6 +21,18 @@ import { log } from '../core/log';
 import { recordPartnership } from '../trust/derive-edges';
 import { answerDepthExceeds, MAX_ANSWER_DEPTH } from './answer-depth';
 import { signForwardedRequest } from './sign-forwarded';
+import { clawForUsdc, usdcForClaw, x402Context, type X402Context } from '../x402/context';
+import {
+  acceptPayment,
+  boughtCte,
+  hasPayment,
+  offerX402,
+  paymentResponseHeaders,
+  recordAnswer,
+  settlePayment,
+  type AcceptedPayment,
+  type PaidResource,
+} from '../x402/pay';
 
 /** The fixed router identifier sent as X-Service-Via. */
 export const ROUTER_ID = 'vouchsafe-router/1';
@@ -52,6 +65,11 @@ export interface InvokeInput {
    * what is left of max_spend_claw_per_run): a higher price is 409 price_changed and nothing is charged.
    */
   maxFee?: bigint;
+  /**
+   * The HTTP request, for x402 (docs/payments.md): with a PAYMENT-SIGNATURE header the price is paid in
+   * USDC instead of CLAW; a caller who cannot pay in CLAW gets a 402 with a PAYMENT-REQUIRED offer.
+   */
+  request?: Request;
 }
 
 export interface InvokeResult {
@@ -61,6 +79,28 @@ export interface InvokeResult {
   durationMs: number;
   httpStatus: number;
   response: unknown;
+  /** PAYMENT-RESPONSE when the call was paid over x402. */
+  headers: Record<string, string>;
+}
+
+/** What an x402-paid invocation keeps for a retry with the same payment-identifier. */
+interface StoredInvocation {
+  invocation_id: string;
+  target_agent_id: string;
+  fee: string;
+  duration_ms: number;
+  http_status: number;
+  response: unknown;
+}
+
+/** The x402 resource of an invocation: the target's CLAW price in USDC at X402_CLAW_PER_USDC (rounded up). */
+function invocationResource(context: X402Context, request: Request, target: Agent, fee: bigint): PaidResource {
+  return {
+    kind: 'invoke',
+    request,
+    amount: usdcForClaw(context, fee),
+    description: `Invoke agent ${target.handle ?? target.id} (${microToClaw(fee)} CLAW)`,
+  };
 }
 
 /** What a caller learns about a failed forward (docs/spec-decisions.md). */
@@ -172,23 +212,80 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   const waitMs = routerWaitMs(input.timeoutMs);
   const escrow = holdAccount('invocation', id);
   const chargedAt = new Date();
+
+  // x402: the price paid in USDC (settled before anything is forwarded, so no call runs unpaid).
+  const x402 = fee > 0n && input.request && hasPayment(input.request) ? await x402Context() : null;
+  let paid: { payment: AcceptedPayment; headers: Record<string, string> } | null = null;
+  if (x402 && input.request) {
+    const resource = invocationResource(x402, input.request, target, fee);
+    const accepted = await acceptPayment(x402, resource, caller.wallet);
+    if (accepted.kind === 'replay') {
+      const stored = accepted.body as StoredInvocation;
+      return {
+        invocationId: stored.invocation_id,
+        target,
+        fee: BigInt(stored.fee),
+        durationMs: stored.duration_ms,
+        httpStatus: stored.http_status,
+        response: stored.response,
+        headers: accepted.headers,
+      };
+    }
+    const settlement = await settlePayment(x402, resource, accepted.payment);
+    paid = { payment: accepted.payment, headers: paymentResponseHeaders(settlement) };
+  }
   const record = (p: SqlParams) =>
     `INSERT INTO invocations (id, caller_wallet, caller_agent_id, target_agent_id, target_wallet, fee, status, family, created_at)
      VALUES (${p.add(id)}, ${p.add(caller.wallet)}, ${p.add(caller.agentId)}::uuid, ${p.add(target.id)}::uuid, ${p.add(target.ownerWallet)},
        ${p.add(fee.toString())}::bigint, 'pending', ${p.add(input.family)}, ${p.add(chargedAt)}::timestamptz)
      RETURNING id`;
-  // The charge and the invocation's record are one statement; a 402 leaves no trace.
-  await callerPays(
-    {
-      caller,
-      amount: fee,
-      to: escrow,
-      reason: 'invocation_charge',
-      ref: { type: 'invocation', id },
-      alongside: (p) => [`invocation AS (${record(p)})`],
-    },
-    sql,
-  );
+  if (paid && x402) {
+    // The USDC bought CLAW: the price goes into escrow as for a CLAW charge, the rounding's remainder to
+    // the caller, the payment's record and the invocation's in the same statement.
+    const payment = paid.payment;
+    const bought = clawForUsdc(x402, BigInt(payment.requirements.amount));
+    const postings: Posting[] = [
+      { account: WORLD_X402, amount: -bought },
+      { account: escrow, amount: fee },
+    ];
+    if (bought > fee) postings.push({ account: walletAccount(caller.wallet), amount: bought - fee });
+    await post(
+      {
+        reason: 'invocation_charge_x402',
+        refType: 'invocation',
+        refId: id,
+        idempotencyKey: `x402:${payment.id}`,
+        postings,
+        alongside: (p) => [`invocation AS (${record(p)})`, boughtCte(p, payment, bought, { type: 'invocation', id })],
+      },
+      sql,
+    );
+  } else {
+    // The charge and the invocation's record are one statement; a 402 leaves no trace.
+    try {
+      await callerPays(
+        {
+          caller,
+          amount: fee,
+          to: escrow,
+          reason: 'invocation_charge',
+          payee: { agentId: target.id, wallet: target.ownerWallet },
+          ref: { type: 'invocation', id },
+          alongside: (p) => [`invocation AS (${record(p)})`],
+        },
+        sql,
+      );
+    } catch (error) {
+      // Cannot pay in CLAW: the same 402, offering the price in USDC over x402.
+      // (Not for a spend policy's refusal: paying in USDC would go around the owner's policy.)
+      const cannotPay = error instanceof ApiError && ['insufficient_credits', 'daily_limit_exceeded'].includes(error.code);
+      if (cannotPay && input.request) {
+        const context = await x402Context();
+        throw context ? await offerX402(error, context, invocationResource(context, input.request, target, fee)) : error;
+      }
+      throw error;
+    }
+  }
 
   const started = performance.now();
   // From here the call settles whatever happens to the caller's connection: an answer in time is paid.
@@ -215,16 +312,14 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   if (fee > 0n) {
     // Pay the owner, or give the caller everything back (and its daily spend).
     const payee = walletAccount(outcome.status === 'success' ? target.ownerWallet : caller.wallet);
-    await post(
+    await releaseHold(
       {
+        hold: { type: 'invocation', id },
+        to: [{ account: payee, amount: fee }],
         reason: outcome.status === 'success' ? 'invocation_payment' : 'invocation_refund',
-        refType: 'invocation',
-        refId: id,
-        postings: [
-          { account: escrow, amount: -fee },
-          { account: payee, amount: fee },
-        ],
-        unspend: outcome.status === 'success' ? undefined : { wallet: caller.wallet, amount: fee, day: chargedAt },
+        ref: { type: 'invocation', id },
+        // A call paid over x402 counted nothing against the daily CLAW spend.
+        refundsSpendOf: outcome.status === 'success' || paid ? undefined : { wallet: caller.wallet, day: chargedAt },
         alongside: (p) => [
           `invocation AS (${finish(p)})`,
           eventCte(p, 'invocation_event', 'agent.invoked', event, 'invocation', audience),
@@ -240,16 +335,41 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   // A successful call is a partnership edge in the connection graph.
   if (outcome.status === 'success' && caller.agentId) await recordPartnership(caller.agentId, target.id, sql);
 
+  const stored: StoredInvocation = {
+    invocation_id: id,
+    target_agent_id: target.id,
+    fee: fee.toString(),
+    duration_ms: durationMs,
+    http_status: outcome.httpStatus,
+    response: outcome.response,
+  };
+  const failure = failureOf(outcome, id, fee, paid !== null);
+  if (paid) await recordAnswer(paid.payment, failure?.status ?? 200, failure ? failure.toBody() : stored);
+  if (failure) throw paid ? new ApiError(failure.code, failure.message, failure.details, paid.headers) : failure;
+  return {
+    invocationId: id,
+    target,
+    fee,
+    durationMs,
+    httpStatus: outcome.httpStatus,
+    response: outcome.response,
+    headers: paid?.headers ?? {},
+  };
+}
+
+/** The error a failed forward answers (the fee was refunded: in CLAW to the caller's balance when paid over x402). */
+function failureOf(outcome: Outcome, id: string, fee: bigint, x402: boolean): ApiError | null {
+  const refund = x402 ? { refunded_claw: microToClaw(fee), refunded_to: 'claw_balance' } : { refunded_claw: microToClaw(fee) };
   if (outcome.status === 'timeout') {
-    throw new ApiError('upstream_timeout', 'The target agent did not answer in time; the fee was refunded', {
+    return new ApiError('upstream_timeout', 'The target agent did not answer in time; the fee was refunded', {
       invocation_id: id,
       reason: 'target_timeout',
-      refunded_claw: microToClaw(fee),
+      ...refund,
     });
   }
   if (outcome.status === 'error') {
     const unreachable = outcome.error === 'target_unreachable';
-    throw new ApiError(
+    return new ApiError(
       'upstream_error',
       `${unreachable ? 'The target agent could not be reached' : 'The target agent returned an error'}; the fee was refunded`,
       {
@@ -258,9 +378,9 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
         target_status: outcome.httpStatus || null,
         target_error: outcome.error ?? 'target_error',
         target_response: outcome.response,
-        refunded_claw: microToClaw(fee),
+        ...refund,
       },
     );
   }
-  return { invocationId: id, target, fee, durationMs, httpStatus: outcome.httpStatus, response: outcome.response };
+  return null;
 }

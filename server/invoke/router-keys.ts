@@ -29,6 +29,8 @@ export interface PublicJwk {
 export interface SigningKey {
   kid: string;
   sign(data: Buffer): Buffer;
+  /** The private key itself, for JOSE signers (signed A2A agent cards, server/a2a/). */
+  privateKey: KeyObject;
 }
 
 const activeKey = sharedCache<SigningKey>('router.signing-key', { ttlMs: ACTIVE_KEY_TTL_MS, dropOn: [] });
@@ -49,7 +51,7 @@ function newKey(): { kid: string; jwk: PublicJwk; privatePem: string } {
 
 function toSigningKey(kid: string, privatePem: string): SigningKey {
   const key: KeyObject = createPrivateKey(privatePem);
-  return { kid, sign: (data) => edSign(null, data, key) };
+  return { kid, sign: (data) => edSign(null, data, key), privateKey: key };
 }
 
 async function loadActive(sql: SqlRunner): Promise<SigningKey> {

@@ -1,5 +1,6 @@
 import { holdAccount, walletAccount } from '../credits/accounts';
-import { balanceOf, InsufficientCreditsError, post } from '../credits/ledger';
+import { balanceOf, InsufficientCreditsError } from '../credits/ledger';
+import { releaseHold } from '../credits/release-hold';
 import { database, db } from '../core/db';
 import { log } from '../core/log';
 
@@ -14,20 +15,16 @@ export async function settleStaleInvocations(olderThanMs: number): Promise<numbe
     take: 500,
   });
   for (const invocation of stale) {
-    const escrow = holdAccount('invocation', invocation.id);
-    const held = await balanceOf(escrow, database().sql);
+    const held = await balanceOf(holdAccount('invocation', invocation.id), database().sql);
     if (held > 0n) {
       try {
-        await post(
+        await releaseHold(
           {
+            hold: { type: 'invocation', id: invocation.id },
+            to: [{ account: walletAccount(invocation.callerWallet), amount: held }],
             reason: 'invocation_refund',
-            refType: 'invocation',
-            refId: invocation.id,
-            postings: [
-              { account: escrow, amount: -held },
-              { account: walletAccount(invocation.callerWallet), amount: held },
-            ],
-            unspend: { wallet: invocation.callerWallet, amount: held, day: invocation.createdAt },
+            ref: { type: 'invocation', id: invocation.id },
+            refundsSpendOf: { wallet: invocation.callerWallet, day: invocation.createdAt },
           },
           database().sql,
         );

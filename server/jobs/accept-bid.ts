@@ -2,6 +2,7 @@ import { getAddress } from 'viem';
 import { withTransaction } from '../core/db';
 import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
+import { assertPayeeAllowed } from '../credits/spend-policy';
 import { currentRuntime } from '../core/runtime';
 import type { BidRow } from './job-views';
 import { assertBiddable, lockJob } from './load-job';
@@ -22,6 +23,8 @@ export async function acceptBid(caller: Caller, jobId: string, bidId: string) {
     assertBiddable(job, 'accept a bid');
     const [bid] = await tx.sql.query<BidRow>('SELECT * FROM job_bids WHERE id = $1 AND job_id = $2', [bidId, jobId]);
     if (!bid) throw ApiError.notFound('Bid');
+    // The bounty goes to this bidder: the poster's credential must be allowed to pay it (spend policy).
+    await assertPayeeAllowed(caller, { agentId: bid.bidder_agent_id, wallet: bid.bidder_wallet }, tx.sql);
     const graceSeconds = currentRuntime().config.JOB_DELIVERY_GRACE_HOURS * 3600;
     await tx.sql.query(
       `UPDATE jobs SET status = 'executing', accepted_bid_id = $2, accepted_at = now(),

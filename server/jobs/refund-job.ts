@@ -1,6 +1,6 @@
 import { getAddress } from 'viem';
-import { holdAccount, walletAccount } from '../credits/accounts';
-import { post } from '../credits/ledger';
+import { walletAccount } from '../credits/accounts';
+import { releaseHold } from '../credits/release-hold';
 import type { Queryable } from '../core/db/sql-runner';
 
 /**
@@ -16,17 +16,14 @@ export async function refundJob(
   await runner.query(`UPDATE job_bids SET status = 'rejected' WHERE job_id = $1 AND status = 'pending'`, [jobId]);
   const bounty = BigInt(job.bounty);
   const poster = getAddress(job.poster_wallet);
-  await post(
+  await releaseHold(
     {
+      hold: { type: 'job', id: jobId },
+      to: [{ account: walletAccount(poster), amount: bounty }],
       reason: 'job_refund',
-      refType: 'job',
-      refId: jobId,
+      ref: { type: 'job', id: jobId },
       idempotencyKey: `job_refund:${jobId}`,
-      postings: [
-        { account: holdAccount('job', jobId), amount: -bounty },
-        { account: walletAccount(poster), amount: bounty },
-      ],
-      unspend: { wallet: poster, amount: bounty, day: new Date(job.created_at) },
+      refundsSpendOf: { wallet: poster, day: new Date(job.created_at) },
     },
     runner,
   );

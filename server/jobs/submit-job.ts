@@ -1,6 +1,6 @@
 import { getAddress } from 'viem';
-import { holdAccount, PLATFORM_FEES, walletAccount } from '../credits/accounts';
-import { post } from '../credits/ledger';
+import { PLATFORM_FEES, walletAccount } from '../credits/accounts';
+import { releaseHold } from '../credits/release-hold';
 import { withTransaction } from '../core/db';
 import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
@@ -34,11 +34,19 @@ export async function submitJob(caller: Caller, jobId: string, result: unknown) 
     const bounty = BigInt(job.bounty);
     const fee = jobFee(bounty);
     const paid = bounty - fee;
-    const postings = [{ account: holdAccount('job', jobId), amount: -bounty }];
-    // A 1 micro-CLAW bounty is all fee: the ledger takes no zero postings.
-    if (paid > 0n) postings.push({ account: walletAccount(getAddress(bid.bidder_wallet)), amount: paid });
-    if (fee > 0n) postings.push({ account: PLATFORM_FEES, amount: fee });
-    await post({ reason: 'job_payment', refType: 'job', refId: jobId, postings }, tx.sql);
+    // A 1 micro-CLAW bounty is all fee (releaseHold leaves the zero payment out).
+    await releaseHold(
+      {
+        hold: { type: 'job', id: jobId },
+        to: [
+          { account: walletAccount(getAddress(bid.bidder_wallet)), amount: paid },
+          { account: PLATFORM_FEES, amount: fee },
+        ],
+        reason: 'job_payment',
+        ref: { type: 'job', id: jobId },
+      },
+      tx.sql,
+    );
     await tx.sql.query(
       `UPDATE jobs SET status = 'completed', result = $2::jsonb, fee = $3::bigint, completed_at = now() WHERE id = $1`,
       [jobId, JSON.stringify(result), fee.toString()],

@@ -1,15 +1,18 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
 import { log } from '../core/log';
-import { toolInputs } from '../schemas/mcp';
-import { runTool, TOOLS, type ToolCall } from './tools';
+import { mcpChallengeHeader } from './resource-metadata';
+import { findTool, runTool, TOOLS, toolJsonSchema, type ToolCall } from './tools';
 
 // The Model Context Protocol door: JSON-RPC 2.0 over streamable HTTP at /api/v1/mcp, stateless (no
 // session ids: every POST carries its own credential, exactly like the REST door), answering with
 // JSON. Each request gets its own server bound to the caller that the endpoint wrapper authenticated,
 // so tools see the same Caller (token or API key, with its scopes) as the REST endpoints.
+// The SDK's Server negotiates the protocol version: it answers initialize with the client's version
+// when it supports it (2024-10-07 up to its LATEST_PROTOCOL_VERSION), else with the newest.
 
 /** True when a POST body is a JSON-RPC message or batch rather than `{tool, input}`. */
 export function isJsonRpc(body: unknown): boolean {
@@ -17,48 +20,64 @@ export function isJsonRpc(body: unknown): boolean {
   return typeof first === 'object' && first !== null && (first as Record<string, unknown>).jsonrpc === '2.0';
 }
 
-function buildServer(caller: Caller | null, call: ToolCall): McpServer {
-  const server = new McpServer({ name: 'vouchsafe', version: '1.0.0' }, { capabilities: { tools: {} } });
-  for (const def of TOOLS) {
-    server.registerTool(
-      def.name,
-      {
-        description: def.description,
-        inputSchema: toolInputs[def.name],
-        annotations: {
-          readOnlyHint: !['invoke_agent', 'post_job'].includes(def.name),
-          openWorldHint: def.name === 'invoke_agent',
-        },
-      },
-      async (input: unknown) => {
-        try {
-          // The SDK validated the arguments against the same schema already.
-          const result = await runTool(def.name, input, caller, call, { preparsed: true });
-          const structured =
-            result && typeof result === 'object' && !Array.isArray(result) ? (result as Record<string, unknown>) : { result };
-          return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: structured };
-        } catch (error) {
-          if (!(error instanceof ApiError)) {
-            log.error({ tool: def.name, err: error }, 'mcp tool failed');
-            return {
-              isError: true,
-              content: [{ type: 'text' as const, text: JSON.stringify({ error: 'Internal error', code: 'internal_error' }) }],
-            };
-          }
-          // The same error body and status the REST door would answer with.
-          return {
-            isError: true,
-            content: [{ type: 'text' as const, text: JSON.stringify({ ...error.toBody(), status: error.status }) }],
-          };
-        }
-      },
-    );
-  }
+/** A structuredContent must be an object: an answer that is not one is wrapped as {result}. */
+const structured = (result: unknown): Record<string, unknown> =>
+  result && typeof result === 'object' && !Array.isArray(result) ? (result as Record<string, unknown>) : { result };
+
+function errorResult(body: Record<string, unknown>): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+}
+
+function buildServer(caller: Caller | null, call: ToolCall): Server {
+  const server = new Server({ name: 'vouchsafe', title: 'Vouchsafe', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: TOOLS.map((def) => ({
+      name: def.name,
+      title: def.title,
+      description: def.description,
+      inputSchema: toolJsonSchema(def.input, 'input') as { type: 'object' },
+      outputSchema: toolJsonSchema(def.output, 'output') as { type: 'object' },
+      annotations: { title: def.title, ...def.annotations },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    try {
+      const result = await runTool(name, args ?? {}, caller, call);
+      // structuredContent for current clients, the same JSON as text for clients before 2025-06-18.
+      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: structured(result) };
+    } catch (error) {
+      if (!(error instanceof ApiError)) {
+        log.error({ tool: name, err: error }, 'mcp tool failed');
+        return errorResult({ error: 'Internal error', code: 'internal_error' });
+      }
+      // The same error body and status the REST door would answer with.
+      return errorResult({ ...error.toBody(), status: error.status });
+    }
+  });
   return server;
+}
+
+/**
+ * A tools/call of a tool that needs a token, sent without one, is refused with HTTP 401 and the
+ * WWW-Authenticate header naming the Protected Resource Metadata, so a client discovers how to
+ * authenticate (MCP authorization). initialize and tools/list need no token.
+ */
+function refuseAnonymousToolCalls(body: unknown, caller: Caller | null): void {
+  if (caller) return;
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
+    if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
+    const def = findTool(params.name);
+    if (def?.auth === 'bearer') {
+      throw new ApiError('unauthorized', `The ${def.name} tool needs a bearer token`, {}, mcpChallengeHeader());
+    }
+  }
 }
 
 /** Answers one MCP request (the body was already read and parsed by the endpoint wrapper). */
 export async function handleMcpRequest(body: unknown, caller: Caller | null, call: ToolCall): Promise<Response> {
+  refuseAnonymousToolCalls(body, caller);
   const { request } = call;
   const server = buildServer(caller, call);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -12,7 +12,7 @@ import { emit } from '../events/emit';
 import { invokeAgent, MIN_INVOKE_TIMEOUT_MS } from '../invoke/invoke-agent';
 import { PIPELINE_LIMITS } from '../schemas/pipeline';
 import { applyMapping, jsonLength, mappedLength, MappingError, type SizeMemo } from './mapping';
-import { runView, type StepDef } from './pipelines';
+import { runView, type StepDef } from './pipeline-views';
 
 // A run: each step invokes its agent through the router (charging its price to the pipeline's
 // owner, refunded on failure as any invocation), in order, with its input mapped from the trigger

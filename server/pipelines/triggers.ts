@@ -6,7 +6,7 @@ import { canSee, type Viewer } from '../events/log';
 import type { Pipeline } from '../core/db/generated/client';
 import { log } from '../core/log';
 import { PIPELINE_LIMITS } from '../schemas/pipeline';
-import { nextCronRun } from './pipelines';
+import { nextCronRun } from './pipeline-rules';
 import { runPipeline } from './run-pipeline';
 
 // Scheduled triggers. Each firing is claimed with a compare-and-set on the pipeline row, so with any

@@ -1,10 +1,8 @@
 import { getAddress } from 'viem';
 import { walletAccount } from '../credits/accounts';
-import { post, type Posting } from '../credits/ledger';
+import { releaseHold } from '../credits/release-hold';
 import { withTransaction } from '../core/db';
-import { REFERRAL_PENDING } from './rules';
-
-const POSTINGS_PER_TRANSACTION = 1_000;
+import { REFERRAL_PENDING_HOLD } from './rules';
 
 /**
  * Scheduled (hourly; pays once a week): every earning accrued before the start of the current ISO
@@ -25,22 +23,17 @@ export async function payReferrals(asOf: Date = new Date()): Promise<{ referrers
         const wallet = getAddress(row.referrer_wallet);
         totals.set(wallet, (totals.get(wallet) ?? 0n) + BigInt(row.amount));
       }
-      const credits: Posting[] = [...totals].map(([wallet, amount]) => ({ account: walletAccount(wallet), amount }));
-      let paid = 0n;
-      for (let start = 0; start < credits.length; start += POSTINGS_PER_TRANSACTION) {
-        const chunk = credits.slice(start, start + POSTINGS_PER_TRANSACTION);
-        const total = chunk.reduce((t, c) => t + c.amount, 0n);
-        await post(
-          {
-            reason: 'referral_payout',
-            refType: 'referral_payout',
-            postings: [{ account: REFERRAL_PENDING, amount: -total }, ...chunk],
-          },
-          tx.sql,
-        );
-        paid += total;
-      }
-      return { referrers: totals.size, paid };
+      // Many referrers are paid in several ledger transactions, all in this database transaction.
+      const { released } = await releaseHold(
+        {
+          hold: REFERRAL_PENDING_HOLD,
+          to: [...totals].map(([wallet, amount]) => ({ account: walletAccount(wallet), amount })),
+          reason: 'referral_payout',
+          ref: { type: 'referral_payout' },
+        },
+        tx.sql,
+      );
+      return { referrers: totals.size, paid: released };
     },
     { timeoutMs: 120_000 },
   );

@@ -14,4 +14,5 @@ export const FEE_SHARE_BPS = 500n;
  */
 export const BONUS_QUALIFYING_FEES = 1_000n * MICRO_PER_CLAW;
 /** Earnings wait here (in the ledger) until the weekly payout. */
-export const REFERRAL_PENDING = holdAccount('referrals', 'pending');
+export const REFERRAL_PENDING_HOLD = { type: 'referrals', id: 'pending' };
+export const REFERRAL_PENDING = holdAccount(REFERRAL_PENDING_HOLD.type, REFERRAL_PENDING_HOLD.id);

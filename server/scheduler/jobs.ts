@@ -1,4 +1,5 @@
-import { chargeMemoryStorage } from '../memory/memory';
+import { randomUUID } from 'node:crypto';
+import { chargeMemoryStorage } from '../memory/charge-memory-storage';
 import { runDueCronPipelines, runEventPipelines } from '../pipelines/triggers';
 import { settleStaleInvocations } from '../invoke/settle-stale-invocations';
 import { expireJobs } from '../jobs/expire-jobs';
@@ -10,8 +11,9 @@ import { runWebhooks, startWebhookWorker, webhookSettings } from '../webhooks/de
 import { ROUTER_KEY_MAX_AGE_DAYS, rotateRouterKeyIfOld } from '../invoke/router-keys';
 import { database } from '../core/db';
 import { log } from '../core/log';
-import { runDueStrategies } from '../trade/strategies';
+import { runDueStrategies } from '../trade/run-due-strategies';
 import { indexSmartMoney } from '../smart-money/indexer';
+import { indexErc8004 } from '../erc8004/indexer';
 import type { Runtime } from '../core/runtime';
 import { markAgedAgentStats, refreshAgentStats } from '../trust/trust-counts';
 import { refreshPropagatedTrust } from '../trust/propagated-trust';
@@ -24,7 +26,8 @@ export interface Job {
   run(runtime: Runtime): Promise<unknown>;
 }
 
-// Scheduled work. Every job is safe to run on several instances at once.
+// Scheduled work. Each period of a job runs on one instance (claimPeriod); every job is also safe to run
+// twice at once (the cron route runs one on demand).
 export const JOBS: Job[] = [
   {
     id: 'settle-stale-invocations',
@@ -106,6 +109,12 @@ export const JOBS: Job[] = [
     run: () => indexSmartMoney(),
   },
   {
+    // ERC-8004: Transfers of linked identities unlink them; NewFeedback/FeedbackRevoked into erc8004_feedback (docs/erc8004.md).
+    id: 'erc8004-indexer',
+    everyMs: 15_000,
+    run: () => indexErc8004(),
+  },
+  {
     // Maintained trust counts (agent_stats) of agents whose counts changed. Until it runs, readers
     // count those agents live, so this bounds staleness only of orders and filters past 1,000 of them.
     id: 'refresh-agent-stats',
@@ -139,13 +148,43 @@ export const JOBS: Job[] = [
   },
 ];
 
-/** Runs every job once now and then on its interval; returns a function that stops them. */
-export function startJobs(runtime: Runtime, jobs: Job[] = JOBS): () => void {
+/** Claimed periods are kept this long (for operators and the multi-instance test), then deleted. */
+const CLAIMS_KEPT_MS = 24 * 3_600_000;
+
+/**
+ * Claims the job's current period (floor(now / everyMs)) for this instance: true when no instance
+ * claimed it before, so each job runs once per period however many instances tick. A claimant that
+ * dies mid-run costs that period only; the next period is claimed afresh.
+ */
+export async function claimPeriod(job: Job, instance: string, now = Date.now()): Promise<boolean> {
+  const rows = await database().sql.query(
+    `INSERT INTO scheduled_runs (job_id, period, instance) VALUES ($1, $2, $3)
+     ON CONFLICT (job_id, period) DO NOTHING RETURNING job_id`,
+    [job.id, Math.floor(now / job.everyMs), instance],
+  );
+  return rows.length > 0;
+}
+
+const pruneClaims: Job = {
+  id: 'prune-scheduled-runs',
+  everyMs: 3_600_000,
+  run: () =>
+    database().sql.query(`DELETE FROM scheduled_runs WHERE started_at < now() - make_interval(secs => $1)`, [
+      CLAIMS_KEPT_MS / 1000,
+    ]),
+};
+
+/** Runs every job once now and then on its interval, each period on one instance; returns a function that stops them. */
+export function startJobs(runtime: Runtime, jobs: Job[] = [...JOBS, pruneClaims]): () => void {
+  const instance = randomUUID();
   const timers = jobs.map((job) => {
     const tick = () =>
-      job
-        .run(runtime)
-        .then(() => runtime.state.set('scheduler.last-run', new Date()))
+      claimPeriod(job, instance)
+        .then(async (claimed) => {
+          if (!claimed) return;
+          await job.run(runtime);
+          runtime.state.set('scheduler.last-run', new Date());
+        })
         .catch((error) => log.error({ job: job.id, err: error }, 'job failed'));
     void tick();
     const timer = setInterval(tick, job.everyMs);

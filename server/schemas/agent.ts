@@ -12,13 +12,15 @@ import {
   walletAddress,
   withFields,
 } from './common';
+import { TIERS } from './enums';
 import { activityEntry, trustBreakdown } from './trust';
+import { erc8004Ref } from './erc8004';
 
 // The agent resource in its two published shapes (family A and family B), and the requests that
 // create and change it.
 
 export const HANDLE_PATTERN = /^[a-z0-9-]{3,30}$/;
-export const TIERS = ['none', 'entry', 'pro', 'enterprise'] as const;
+export { TIERS };
 
 const scopeList = z.array(z.string().refine(isKnownScope, 'unknown scope')).max(50);
 const agentName = z.string().trim().min(2).max(50);
@@ -49,6 +51,7 @@ export const agentA = z
       telegram: z.string().nullable(),
     }),
     status: z.enum(['active', 'paused']),
+    erc8004: erc8004Ref.nullable().openapi({ description: 'The linked ERC-8004 identity (docs/erc8004.md), or null' }),
     endorsement_count: z.number().int().optional(),
     trust: trustBreakdown.optional(),
   })
@@ -88,6 +91,7 @@ export const agentB = z
     tier: z.enum(TIERS),
     trust_score: z.number().int().min(0).max(280),
     propagated_trust_score: z.number().min(0).max(100),
+    erc8004: erc8004Ref.nullable().openapi({ description: 'The linked ERC-8004 identity (docs/erc8004.md), or null' }),
     endorsement_count: z.number().int().optional(),
     connections_count: z.number().int().optional(),
     skills_count: z.number().int().optional(),

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { FLAG_SEVERITIES, HOLDER_TAGS, RISK_LEVELS, SAFETY_RATINGS } from './enums';
 import { addressOut, timestamp, walletAddress } from './common';
 
 // The contract analyzer (spec: ContractAnalysis, POST /api/analyze, the example-skill variant).
@@ -66,7 +67,7 @@ export const analysisFlag = z
       description:
         'A `checks` name, or honeypot, high_sell_tax, holder_concentration, unlocked_liquidity, unverified_owner_privileges',
     }),
-    severity: z.enum(['info', 'low', 'medium', 'high', 'critical']),
+    severity: z.enum(FLAG_SEVERITIES),
     message: z.string(),
   })
   .openapi('AnalysisFlag');
@@ -75,8 +76,8 @@ export const contractAnalysis = z
   .strictObject({
     contract_address: addressOut,
     chain_id: z.number().int(),
-    safety_rating: z.enum(['A', 'B', 'C', 'D', 'F']),
-    risk_level: z.enum(['low', 'medium', 'high', 'critical']),
+    safety_rating: z.enum(SAFETY_RATINGS),
+    risk_level: z.enum(RISK_LEVELS),
     is_honeypot: z.boolean(),
     fees: z.strictObject({
       buy_fee_percent: z.number(),
@@ -111,7 +112,7 @@ export const contractAnalysis = z
             percent: z.number(),
             is_contract: z.boolean(),
             is_locked: z.boolean().openapi({ description: 'A burn address or a known liquidity locker' }),
-            tag: z.enum(['pair', 'locker', 'burn', 'creator']).nullable(),
+            tag: z.enum(HOLDER_TAGS).nullable(),
           }),
         )
         .nullable(),

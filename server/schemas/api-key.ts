@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { isKnownScope } from '../core/scopes';
 import { timestamp, uuid, withFields } from './common';
+import { spendPolicy, spendPolicyInput } from './spend-policy';
 
 // API keys (family A): the record never carries the secret, except once when minted.
 
@@ -14,6 +15,7 @@ export const apiKey = z
     created_at: timestamp,
     last_used_at: timestamp.nullable(),
     revoked_at: timestamp.nullable(),
+    spend_policy: spendPolicy,
   })
   .openapi('ApiKey');
 
@@ -34,6 +36,7 @@ export const mintApiKeyBody = z.object({
     .regex(/^[^\p{Cc}\p{Zl}\p{Zp}]*$/u, 'must be one line without control characters')
     .default('API key'),
   scopes: z.array(z.string().refine(isKnownScope, 'unknown scope')).max(50).optional(),
+  spend_policy: spendPolicyInput.optional(),
 });
 
 export const revokeApiKeyBody = z.object({ key_id: uuid });

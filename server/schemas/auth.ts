@@ -1,7 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { isKnownScope } from '../core/scopes';
-import { agentB, TIERS } from './agent';
+import { agentB } from './agent';
+import { TIERS } from './enums';
 import { addressOut, clawAmount, timestamp, uuid, walletAddress } from './common';
+import { spendPolicyInput } from './spend-policy';
 
 // Wallet sign-in (challenge and token result) and sessions.
 
@@ -20,6 +22,9 @@ export const challengeBody = z.object({
   agent_name: oneLine(100).optional(),
   requested_scopes: z.array(z.string().refine(isKnownScope, 'unknown scope')).max(50).optional(),
   max_spend_claw_per_day: clawAmount.optional(),
+  spend_policy: spendPolicyInput.optional().openapi({
+    description: 'The spend policy of the issued token (and of the API key issued with it); named in the signed text',
+  }),
 });
 
 export const challenge = z

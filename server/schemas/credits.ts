@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { clawToMicro } from '../core/money';
 import { addressOut, clawOut, timestamp } from './common';
 
 // CLAW credits: balance, ledger entries and deposits.
@@ -61,3 +62,44 @@ export const depositClaim = z
     ),
   })
   .openapi('DepositClaim');
+
+// x402 top-ups (docs/payments.md): CLAW bought with USDC.
+
+/** A positive amount with at most 6 decimals (USDC and CLAW both have 6), parsed to its smallest units. */
+const sixDecimals = (description: string) =>
+  z
+    .number({ message: 'must be a number' })
+    .max(1e9, 'must be at most 1,000,000,000')
+    .transform((value, context) => {
+      const units = clawToMicro(value);
+      if (units === null || units === 0n) {
+        context.addIssue({ code: 'custom', message: 'must be a positive amount with at most 6 decimals' });
+        return z.NEVER;
+      }
+      return units;
+    })
+    .openapi({ type: 'number', exclusiveMinimum: 0, description });
+
+export const topupBody = z
+  .object({
+    amount_usdc: sixDecimals('USDC to pay (at most 6 decimals); CLAW credited = amount × X402_CLAW_PER_USDC').optional(),
+    amount_claw: sixDecimals('Or: the CLAW to buy; the price is rounded up to a whole USDC unit').optional(),
+  })
+  .refine((body) => body.amount_usdc === undefined || body.amount_claw === undefined, {
+    message: 'send amount_usdc or amount_claw, not both',
+    path: ['amount_claw'],
+  })
+  .openapi('TopupRequest', { description: 'Neither amount: 1 USDC' });
+
+export const topupResult = z
+  .strictObject({
+    credited: z.literal(true),
+    wallet_address: addressOut,
+    amount_usdc: z.string().openapi({ description: 'USDC paid, decimal string' }),
+    amount_claw: clawOut,
+    new_balance_claw: clawOut,
+    tx_hash: z.string().openapi({ description: 'the settlement transaction (transferWithAuthorization)' }),
+    network: z.string().openapi({ description: 'CAIP-2 network, eip155:8453 on Base' }),
+    payer: addressOut,
+  })
+  .openapi('TopupResult');

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { TIERS } from './enums';
 import { addressOut, walletAddress } from './common';
 
 // The bundled devnet's faucet (issue 11).
@@ -10,6 +11,9 @@ export const faucetBody = z
       description: 'Platform tokens to mint to the wallet (tiers: entry 1,000,000; pro 10,000,000; enterprise 50,000,000)',
     }),
     eth: z.number().min(0).max(100).default(0).openapi({ description: 'ETH to add for gas' }),
+    usdc: z.number().min(0).max(1_000_000).multipleOf(0.000001).default(0).openapi({
+      description: 'Devnet USDC (the x402 payment token, 6 decimals; docs/payments.md) to mint to the wallet',
+    }),
   })
   .openapi('FaucetRequest');
 
@@ -22,6 +26,9 @@ export const faucetResult = z
     tx_hash: z.string().nullable(),
     platform_token_balance: z.string().openapi({ description: 'whole tokens' }),
     eth_balance: z.string(),
-    tier: z.enum(['none', 'entry', 'pro', 'enterprise']),
+    usdc: addressOut.nullable().openapi({ description: 'the devnet USDC token (x402 payments)' }),
+    usdc_sent: z.number(),
+    usdc_balance: z.string().openapi({ description: 'USDC, decimal string (6 decimals)' }),
+    tier: z.enum(TIERS),
   })
   .openapi('FaucetResult');

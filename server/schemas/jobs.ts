@@ -1,9 +1,10 @@
 import { z } from '@hono/zod-openapi';
+import { JOB_STATUSES } from './enums';
 import { addressOut, clawAmount, clawOut, plainText as text, queryInt, timestamp, uuid } from './common';
 
 // Job bounties and their bids (spec: Jobs; States and transitions).
 
-export const JOB_STATUSES = ['open', 'bid', 'executing', 'completed', 'expired', 'cancelled'] as const;
+export { JOB_STATUSES };
 
 export const postJobBody = z
   .object({

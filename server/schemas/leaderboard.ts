@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
+import { LEADERBOARD_SORTS, TIER_BADGES } from './enums';
 import { addressOut, queryInt } from './common';
 
 // The leaderboard (spec: Leaderboard row; Tier badge; Limits, Leaderboard).
 
-export const TIER_BADGES = ['bronze', 'silver', 'gold', 'diamond'] as const;
-export const LEADERBOARD_SORTS = ['score', 'accuracy', 'signals', 'jobs', 'invocations'] as const;
+export { TIER_BADGES, LEADERBOARD_SORTS };
 
 export const leaderboardRow = z
   .strictObject({

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { clawAmount, jsonObject } from './common';
-import { SKILL_CATEGORIES_B } from './skill';
+import { SKILL_CATEGORIES_B, SKILL_LIST_PRICING } from './enums';
 
 // The tool endpoint (spec: Tool manifest tools and inputs, version 1.0). One zod schema per tool
 // input: the manifest's JSON Schemas, the {tool, input} door and the Model Context Protocol door all
@@ -52,13 +52,35 @@ export const toolInputs = {
   list_skills: z.strictObject({
     q: z.string().max(100).optional(),
     category: z.enum(SKILL_CATEGORIES_B).optional(),
-    pricing_type: z.enum(['free', 'one_time', 'subscription']).optional(),
+    pricing_type: z.enum(SKILL_LIST_PRICING).optional(),
     limit: z.number().int().min(1).max(100).default(20),
   }),
   stream_events: z.strictObject({
     events: z.array(z.string().min(1).max(64)).max(32).optional().describe('Event names; all when omitted'),
   }),
+  analyze_contract: z.strictObject({
+    contract_address: z.string().min(1).max(64).describe('The token contract to analyze (0x address)'),
+    chain_id: z.number().int().positive().optional().describe('Must be the chain this instance serves (default Base, 8453)'),
+  }),
 } as const;
+
+/** stream_events' answer: where and how to open the SSE stream. */
+export const streamEventsResult = z.strictObject({
+  stream_url: z.string(),
+  method: z.literal('GET'),
+  auth: z.string(),
+  events: z.array(z.string()),
+  resume: z.string(),
+  heartbeat_seconds: z.number().int(),
+});
+
+/** MCP tool annotations (hints for clients; the policy is enforced regardless). */
+export const toolAnnotations = z.strictObject({
+  readOnlyHint: z.boolean(),
+  destructiveHint: z.boolean(),
+  idempotentHint: z.boolean(),
+  openWorldHint: z.boolean(),
+});
 
 export type ToolName = keyof typeof toolInputs;
 export const TOOL_NAMES = Object.keys(toolInputs) as ToolName[];
@@ -87,11 +109,14 @@ export const toolManifest = z
     tools: z.array(
       z.strictObject({
         name: z.string(),
+        title: z.string(),
         description: z.string(),
         auth: z.enum(['none', 'bearer']),
         scopes: z.array(z.string()),
         available: z.boolean(),
         input_schema: jsonObject,
+        output_schema: jsonObject,
+        annotations: toolAnnotations,
       }),
     ),
   })

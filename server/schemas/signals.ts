@@ -1,12 +1,10 @@
 import { z } from '@hono/zod-openapi';
+import { SIGNAL_OUTCOMES as OUTCOMES, SIGNAL_SORTS, SIGNAL_STATUSES, SIGNAL_TYPES } from './enums';
 import { addressOut, clawAmount, clawOut, plainText, queryInt, timestamp } from './common';
 
 // Staked trade predictions (spec: Signals; States and transitions, Signal resolution).
 
-export const SIGNAL_TYPES = ['long', 'short', 'alert', 'insight', 'neutral'] as const;
-export const OUTCOMES = ['correct', 'incorrect', 'expired'] as const;
-/** open -> (publisher proposes) pending_resolution -> (a staker disputes) disputed -> (admin) resolved. */
-export const SIGNAL_STATUSES = ['open', 'pending_resolution', 'disputed', 'resolved'] as const;
+export { SIGNAL_TYPES, SIGNAL_STATUSES, OUTCOMES };
 
 const atLeastOneClaw = (micro: bigint) => micro >= 1_000_000n;
 
@@ -77,7 +75,7 @@ export const signalList = z.strictObject({ signals: z.array(signal), total: z.nu
 export const listSignalsQuery = z.object({
   signal_type: z.enum(SIGNAL_TYPES).optional(),
   status: z.enum(SIGNAL_STATUSES).optional(),
-  sort: z.enum(['newest', 'most_staked', 'confidence']).optional().openapi({ description: 'Default newest' }),
+  sort: z.enum(SIGNAL_SORTS).optional().openapi({ description: 'Default newest' }),
   limit: queryInt(1, 50, 20),
   offset: queryInt(0, 100_000, 0),
 });

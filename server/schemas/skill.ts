@@ -1,13 +1,17 @@
 import { z } from '@hono/zod-openapi';
+import {
+  INTEGRATION_TYPES,
+  PRICING_TYPES,
+  SKILL_CATEGORIES_A,
+  SKILL_CATEGORIES_B,
+  SKILL_LIST_PRICING,
+  SKILL_SORTS,
+} from './enums';
 import { addressOut, clawAmount, clawOut, httpUrl, jsonObject, queryInt, timestamp, walletAddress } from './common';
 
 // Skills marketplace (spec: Skill resource, skills endpoints of both families).
 
-export const SKILL_CATEGORIES_A = ['automation', 'analysis', 'social', 'trading', 'security'] as const;
-/** Family B also accepts the categories the spec's examples use. */
-export const SKILL_CATEGORIES_B = [...SKILL_CATEGORIES_A, 'data', 'utility', 'general'] as const;
-export const INTEGRATION_TYPES = ['api', 'prompt_pack', 'module', 'workflow'] as const;
-export const PRICING_TYPES = ['free', 'paid', 'one_time', 'subscription'] as const;
+export { SKILL_CATEGORIES_A, SKILL_CATEGORIES_B, INTEGRATION_TYPES, PRICING_TYPES };
 
 /** Largest integration_payload, serialized (docs/spec-decisions.md, Skills). */
 export const MAX_PAYLOAD_BYTES = 32 * 1024;
@@ -96,8 +100,8 @@ export const skillListQueryA = z.object({
 export const skillListQueryB = z.object({
   q: z.string().max(100).optional(),
   category: z.enum(SKILL_CATEGORIES_B).optional(),
-  pricing_type: z.enum(['free', 'one_time', 'subscription']).optional(),
-  sort: z.enum(['reputation', 'newest', 'price']).default('newest'),
+  pricing_type: z.enum(SKILL_LIST_PRICING).optional(),
+  sort: z.enum(SKILL_SORTS).default('newest'),
   limit: queryInt(1, 100, 20),
   offset: queryInt(0, 100_000, 0),
 });

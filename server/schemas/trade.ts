@@ -135,7 +135,8 @@ export const createStrategyBody = z.object({
   strategy_type: strategyType,
   token_in: tokenRef,
   token_out: tokenRef,
-  amount_in_raw: rawAmount.refine((value) => BigInt(value) > 0n, 'must be positive'),
+  // zod runs a refinement even after the regex failed: only a whole number reaches BigInt.
+  amount_in_raw: rawAmount.refine((value) => !/^\d{1,78}$/.test(value) || BigInt(value) > 0n, 'must be positive'),
   interval_seconds: z
     .number()
     .int()

@@ -1,10 +1,11 @@
 import { z } from '@hono/zod-openapi';
+import { ATTESTATION_TYPES } from './enums';
 import { addressOut, httpUrl, jsonObject, timestamp, uuid, walletAddress, withFields } from './common';
 
 // Trust: the score breakdown, endorsements (family A), attestations (family B), the connection
 // graph and the public profile.
 
-export const ATTESTATION_TYPES = ['verified', 'trusted', 'skill_verified', 'security_audited'] as const;
+export { ATTESTATION_TYPES };
 
 export const trustBreakdown = z
   .strictObject({

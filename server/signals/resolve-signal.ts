@@ -1,6 +1,6 @@
 import { getAddress } from 'viem';
-import { holdAccount, PLATFORM_FEES, walletAccount } from '../credits/accounts';
-import { post, type Posting } from '../credits/ledger';
+import { PLATFORM_FEES, walletAccount } from '../credits/accounts';
+import { releaseHold } from '../credits/release-hold';
 import { database, withTransaction, type Tx } from '../core/db';
 import type { Queryable } from '../core/db/sql-runner';
 import type { Caller } from '../core/caller';
@@ -9,10 +9,6 @@ import { microToClaw } from '../core/money';
 import { currentRuntime } from '../core/runtime';
 import { accrueReferral } from '../referrals/accrue-referral';
 import { resolvePayouts, type Outcome, type StakeInput } from './payouts';
-
-// Postings per ledger transaction: a resolution with more payees is several balanced ledger
-// transactions (each debits the escrow by what it pays), all in the one database transaction.
-const POSTINGS_PER_TRANSACTION = 1_000;
 
 export function isAdmin(wallet: string): boolean {
   const lower = wallet.toLowerCase();
@@ -71,27 +67,21 @@ export async function settleSignal(signalId: string, outcome: Outcome, resolvedB
     );
   }
 
-  // The ledger: escrow out, payees and the fee in (one wallet holds one stake, so one posting each).
-  const escrow = holdAccount('signal', signalId);
-  const credits: Posting[] = [];
-  if (result.publisherPayout > 0n) credits.push({ account: walletAccount(publisher), amount: result.publisherPayout });
-  stakes.forEach((s, i) => {
-    if (result.stakePayouts[i]! > 0n) credits.push({ account: walletAccount(s.wallet), amount: result.stakePayouts[i]! });
-  });
-  if (result.fee > 0n) credits.push({ account: PLATFORM_FEES, amount: result.fee });
-  for (let start = 0; start < credits.length; start += POSTINGS_PER_TRANSACTION) {
-    const chunk = credits.slice(start, start + POSTINGS_PER_TRANSACTION);
-    const total = chunk.reduce((t, c) => t + c.amount, 0n);
-    await post(
-      {
-        reason: `signal_${outcome}`,
-        refType: 'signal',
-        refId: signalId,
-        postings: [{ account: escrow, amount: -total }, ...chunk],
-      },
-      tx.sql,
-    );
-  }
+  // The ledger: escrow out, payees and the fee in (one wallet holds one stake, so one posting each;
+  // a resolution with many payees is several ledger transactions in this one database transaction).
+  await releaseHold(
+    {
+      hold: { type: 'signal', id: signalId },
+      to: [
+        { account: walletAccount(publisher), amount: result.publisherPayout },
+        ...stakes.map((s, i) => ({ account: walletAccount(s.wallet), amount: result.stakePayouts[i]! })),
+        { account: PLATFORM_FEES, amount: result.fee },
+      ],
+      reason: `signal_${outcome}`,
+      ref: { type: 'signal', id: signalId },
+    },
+    tx.sql,
+  );
   await accrueReferral(publisher, result.fee, { type: 'signal', id: signalId }, tx.sql);
 
   const payouts = payoutList(publisher, publisherStake, stakes, result);

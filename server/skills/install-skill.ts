@@ -127,6 +127,7 @@ export async function installSkill(input: InstallInput) {
           remainderTo: walletAccount(skill.authorWallet),
         },
         reason: subscription ? 'skill_subscription' : 'skill_purchase',
+        payee: { agentId: skill.authorAgentId, wallet: skill.authorWallet },
         ref: { type: 'skill', id: skill.id },
         idempotencyKey: key,
         alongside: (p) => installCtes(p, skill, wallet, newPaidUntil, 'txn'),

@@ -2,8 +2,7 @@ import type { Caller } from '../core/caller';
 import { database } from '../core/db';
 import { ApiError } from '../core/errors';
 import { microToClaw } from '../core/money';
-import { holdAccount, walletAccount } from '../credits/accounts';
-import { post } from '../credits/ledger';
+import { returnSkillStake } from './return-skill-stake';
 import { canManage, requireSkill } from './skill-views';
 
 /**
@@ -19,22 +18,10 @@ export async function removeSkill(caller: Caller, id: string) {
     `UPDATE skills SET removed_at = now() WHERE id = ${idParam}::uuid AND removed_at IS NULL ${guard} RETURNING id`;
   let returned = 0n;
   if (skill.stake > 0n) {
-    const { applied } = await post(
-      {
-        reason: 'skill_stake_return',
-        refType: 'skill',
-        refId: skill.id,
-        idempotencyKey: `skill-stake-return:${skill.id}`,
-        postings: [
-          { account: holdAccount('skill_stake', skill.id), amount: -skill.stake },
-          { account: walletAccount(skill.authorWallet), amount: skill.stake },
-        ],
-        alongside: (p) => [`removed AS (${mark(p.add(skill.id), 'AND EXISTS (SELECT 1 FROM txn)')})`],
-      },
-      sql,
-    );
-    if (!applied) throw ApiError.notFound('Skill');
-    returned = skill.stake;
+    returned = await returnSkillStake(skill, sql, (p) => [
+      `removed AS (${mark(p.add(skill.id), 'AND EXISTS (SELECT 1 FROM txn)')})`,
+    ]);
+    if (returned === 0n) throw ApiError.notFound('Skill');
   } else {
     const rows = await sql.query(mark('$1'), [skill.id]);
     if (rows.length === 0) throw ApiError.notFound('Skill');

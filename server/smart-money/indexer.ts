@@ -5,6 +5,7 @@ import { tokenDecimals } from '../chain/tokens';
 import { db, withTransaction } from '../core/db';
 import { log } from '../core/log';
 import { currentRuntime } from '../core/runtime';
+import { sharedCache } from '../core/shared-state';
 import { emit } from '../events/emit';
 import { usdPerEth, usdValue, type UsdMethod } from '../trade/prices';
 
@@ -40,12 +41,18 @@ interface PoolInfo {
   token1: Address;
   dex: 'uniswap_v2' | 'uniswap_v3';
 }
-const pools = new Map<string, PoolInfo | null>();
+/**
+ * What poolInfo() learned per chain and pool address. A pool's tokens never change, so entries live a
+ * day; the cache is bounded (the oldest entry goes past 10,000), so a flood of fake pools cannot grow it.
+ */
+const pools = sharedCache<PoolInfo | null>('smart-money-pools', { ttlMs: 24 * 3_600_000, maxEntries: 10_000, dropOn: [] });
 
 /** The pool's tokens, when it really is a pool of the configured factory (a fake pool's logs are ignored). */
-async function poolInfo(context: ChainContext, address: Address, dex: PoolInfo['dex']): Promise<PoolInfo | null> {
-  const key = `${context.rpcUrl}:${address}`;
-  if (pools.has(key)) return pools.get(key)!;
+function poolInfo(context: ChainContext, address: Address, dex: PoolInfo['dex']): Promise<PoolInfo | null> {
+  return pools().get(`${context.rpcUrl}:${address}`, () => readPoolInfo(context, address, dex));
+}
+
+async function readPoolInfo(context: ChainContext, address: Address, dex: PoolInfo['dex']): Promise<PoolInfo | null> {
   const { client, addresses } = context;
   let info: PoolInfo | null = null;
   try {
@@ -75,7 +82,6 @@ async function poolInfo(context: ChainContext, address: Address, dex: PoolInfo['
   } catch {
     info = null;
   }
-  pools.set(key, info);
   return info;
 }
 
@@ -294,7 +300,6 @@ async function recordSwap(context: ChainContext, wallet: Address, label: string 
       alerts.push({ type: 'new_position', severity: 'low', message: `${who} opened a position in ${symbolOut}: ${swapText}` });
     if (exit) alerts.push({ type: 'exit', severity: 'medium', message: `${who} sold all of its ${symbolIn}: ${swapText}` });
 
-    const audience = { minTier: 'entry' as const };
     const tokenRef = (symbol: string, address: Address, amount?: string) => ({ symbol, address, ...(amount ? { amount } : {}) });
     await emit(
       'smart_money.swap',
@@ -311,7 +316,6 @@ async function recordSwap(context: ChainContext, wallet: Address, label: string 
         timestamp: timestamp.toISOString(),
       },
       tx.sql,
-      audience,
     );
     for (const alert of alerts) {
       const created = await tx.prisma.smartMoneyAlert.create({
@@ -333,13 +337,12 @@ async function recordSwap(context: ChainContext, wallet: Address, label: string 
         severity: created.severity,
         created_at: created.createdAt.toISOString(),
       };
-      await emit('smart_money.alert', data, tx.sql, audience);
+      await emit('smart_money.alert', data, tx.sql);
       if (alert.type === 'large_swap') {
         await emit(
           'smart_money.large_swap',
           { ...data, amount_usd: amountUsd, tx_hash: entry.transactionHash, event_id: eventId },
           tx.sql,
-          audience,
         );
       }
       if (alert.type === 'new_position') {
@@ -356,7 +359,6 @@ async function recordSwap(context: ChainContext, wallet: Address, label: string 
             tx_hash: entry.transactionHash,
           },
           tx.sql,
-          audience,
         );
       }
       if (alert.type === 'exit') {
@@ -373,7 +375,6 @@ async function recordSwap(context: ChainContext, wallet: Address, label: string 
             tx_hash: entry.transactionHash,
           },
           tx.sql,
-          audience,
         );
       }
     }

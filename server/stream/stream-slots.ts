@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { withTransaction } from '../core/db';
 import type { Database } from '../core/db/open';
-import { prismaRunner } from '../core/db/sql-runner';
 
 // The per-caller limit on open streams (spec Limits, Stream) counted across every instance: each
 // open stream holds a lease (Redis when REDIS_URL is set, else the `stream_leases` table; on
@@ -60,19 +60,21 @@ export function databaseSlots(database: Database): StreamSlots {
       const lease = randomUUID();
       // One caller's acquisitions run one at a time (advisory lock per wallet), so two instances
       // cannot both take the last slot.
-      const taken = await database.prisma.$transaction(async (tx) => {
-        const sql = prismaRunner(tx);
-        await sql.query(`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext('vs_stream:' || $1))`, [wallet]);
-        await sql.query('DELETE FROM stream_leases WHERE wallet = $1 AND expires_at < now()', [wallet]);
-        const rows = await sql.query<{ id: string }>(
-          `INSERT INTO stream_leases (id, wallet, instance, expires_at)
+      const taken = await withTransaction(
+        async ({ sql }) => {
+          await sql.query(`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext('vs_stream:' || $1))`, [wallet]);
+          await sql.query('DELETE FROM stream_leases WHERE wallet = $1 AND expires_at < now()', [wallet]);
+          const rows = await sql.query<{ id: string }>(
+            `INSERT INTO stream_leases (id, wallet, instance, expires_at)
            SELECT $1, $2, $3, now() + ($5::int * interval '1 millisecond')
            WHERE (SELECT count(*) FROM stream_leases WHERE wallet = $2) < $4
            RETURNING id`,
-          [lease, wallet, instance, max, LEASE_TTL_MS],
-        );
-        return rows.length > 0;
-      });
+            [lease, wallet, instance, max, LEASE_TTL_MS],
+          );
+          return rows.length > 0;
+        },
+        { database, timeoutMs: 5_000 },
+      );
       return taken ? lease : null;
     },
     async release(_wallet, lease) {

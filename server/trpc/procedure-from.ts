@@ -63,3 +63,20 @@ export function procedureFrom<E extends EndpointDef<any, any, any, any, any>, In
   };
   return def.method === 'get' ? base.query(run) : base.mutation(run);
 }
+
+/**
+ * procedureFrom() for a GET endpoint, typed as a query (the declaration's method is not a literal
+ * type, so procedureFrom's answer is typed as either; the UI needs a query's queryOptions()).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function queryFrom<E extends EndpointDef<any, any, any, any, any>, In = RestInput<E>>(
+  def: E,
+  mapInput?: MapInput<In>,
+  options: { signedIn?: boolean } = {},
+) {
+  if (def.method !== 'get') throw new Error(`queryFrom: ${def.method.toUpperCase()} ${def.path} is not a GET endpoint`);
+  return procedureFrom<E, In>(def, mapInput, options) as Extract<
+    ReturnType<typeof procedureFrom<E, In>>,
+    { _def: { type: 'query' } }
+  >;
+}

@@ -10,6 +10,8 @@ export interface AgentMetrics {
   connectionsCount: number;
   skillsCount: number;
   endorsementCount: number;
+  /** The linked ERC-8004 identity (docs/erc8004.md), or null. */
+  erc8004: { agent_id: string; agent_registry: string } | null;
 }
 
 /** Metrics for a page of agents: maintained counts, never stale (trust-counts.ts), O(page). */
@@ -17,6 +19,15 @@ export async function loadAgentMetrics(agents: Pick<Agent, 'id'>[], runner: Quer
   const counts = await loadTrustCounts(
     agents.map((agent) => agent.id),
     runner,
+  );
+  const links = new Map(
+    (agents.length
+      ? await runner.query<{ agent_id: string; chain_id: number; registry: string; token_id: string }>(
+          `SELECT agent_id, chain_id, registry, token_id FROM erc8004_links WHERE agent_id = ANY($1::uuid[])`,
+          [agents.map((agent) => agent.id)],
+        )
+      : []
+    ).map((row) => [row.agent_id, { agent_id: row.token_id, agent_registry: `eip155:${row.chain_id}:${row.registry}` }]),
   );
   const out = new Map<string, AgentMetrics>();
   for (const [id, { inputs, endorsementCount, propagatedTrust }] of counts) {
@@ -26,6 +37,7 @@ export async function loadAgentMetrics(agents: Pick<Agent, 'id'>[], runner: Quer
       connectionsCount: inputs.connections,
       skillsCount: inputs.publishedSkills,
       endorsementCount,
+      erc8004: links.get(id) ?? null,
     });
   }
   return out;

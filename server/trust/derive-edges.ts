@@ -4,7 +4,10 @@ import { endorserStandingSql } from './endorser-standing';
 
 // The one place that derives the connection graph. An edge points from the agent that acted
 // (endorser, attester, caller) to the agent it acted on; a wallet acts through its oldest agent.
-//   trust:        active endorsements by endorsers with standing (endorser-standing.ts) 0.5 each, attestations +-weight/10 (neutral 0); clamped to 0-1
+//   trust:        active endorsements by endorsers with standing (endorser-standing.ts) 0.5 each, attestations +-weight/10 (neutral 0),
+//                 ERC-8004 feedback on the linked identity from reviewers with evidence (a paid successful call to the agent,
+//                 or a completed job between the two wallets): per reviewer (mean rating 0-100 - 50) / 100, so -0.5..+0.5
+//                 (docs/erc8004.md); clamped to 0-1
 //   partnership:  successful invocations, 0.1 each up to 1
 //   collaboration: completed jobs, 0.25 each up to 1, both ways between the poster and the winning bidder
 // Only edges with strength > 0 exist; connections_count counts distinct neighbours over them.
@@ -24,6 +27,19 @@ export async function deriveEdgesInto(subjectAgentId: string, runner: Queryable)
          SELECT ${ACTOR_AGENT('t.attester_wallet')},
                 CASE t.verdict WHEN 'positive' THEN t.weight / 10.0 WHEN 'negative' THEN -t.weight / 10.0 ELSE 0 END
          FROM attestations t WHERE t.subject_agent_id = $1
+         UNION ALL
+         SELECT ${ACTOR_AGENT('r.client_address')}, (avg(r.rating) - 50) / 100.0 FROM (
+           SELECT f.client_address, f.value::numeric / power(10::numeric, f.value_decimals) AS rating
+           FROM erc8004_feedback f
+           JOIN erc8004_links l ON l.chain_id = f.chain_id AND l.registry = f.identity_registry AND l.token_id = f.token_id
+           JOIN agents a ON a.id = l.agent_id
+           WHERE l.agent_id = $1 AND NOT f.revoked AND f.client_address <> a.owner_wallet
+             AND (EXISTS (SELECT 1 FROM invocations i WHERE i.target_agent_id = $1 AND i.caller_wallet = f.client_address
+                            AND i.status = 'success' AND i.fee > 0)
+               OR EXISTS (SELECT 1 FROM jobs j JOIN job_bids b ON b.id = j.accepted_bid_id WHERE j.status = 'completed'
+                            AND ((j.poster_wallet = f.client_address AND b.bidder_wallet = a.owner_wallet)
+                              OR (b.bidder_wallet = f.client_address AND j.poster_wallet = a.owner_wallet))))
+         ) r WHERE r.rating BETWEEN 0 AND 100 GROUP BY r.client_address
        ) x WHERE source IS NOT NULL AND source <> $1 GROUP BY source
      ),
      partnership AS (

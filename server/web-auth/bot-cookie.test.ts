@@ -27,14 +27,18 @@ describe('bot check pass cookie', () => {
       '/api/trpc/x',
       '/api/auth/session',
       '/docs',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/api/v1/mcp',
       '/bot-check',
       '/bot-check/verify',
       '/_next/static/a.js',
       '/favicon.svg',
+      '/.well-known/agent-card.json',
+      '/.well-known/anything',
     ]) {
       expect(isExemptFromBotCheck(path), path).toBe(true);
     }
-    for (const path of ['/', '/agents', '/agents/x', '/me', '/admin', '/apiary', '/docs2'])
+    for (const path of ['/', '/agents', '/agents/x', '/me', '/admin', '/apiary', '/docs2', '/well-known/agent-card.json'])
       expect(isExemptFromBotCheck(path), path).toBe(false);
   });
 });

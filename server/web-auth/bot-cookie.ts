@@ -27,12 +27,17 @@ export function isValidBotPass(secret: string, value: string | undefined | null,
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-/** True for paths that must never carry the bot check: the API, the check itself, Next's assets, static files. */
+/**
+ * True for paths that must never carry the bot check: the API, /.well-known/ (machines: the A2A agent
+ * card), the check itself, Next's assets, static files.
+ */
 export function isExemptFromBotCheck(pathname: string): boolean {
   return (
     pathname === '/api' ||
+    pathname.startsWith('/.well-known/') ||
     pathname.startsWith('/api/') ||
     pathname === '/docs' ||
+    pathname.startsWith('/.well-known/') ||
     pathname === BOT_CHECK_PATH ||
     pathname.startsWith(`${BOT_CHECK_PATH}/`) ||
     pathname.startsWith('/_next/') ||

@@ -304,7 +304,10 @@ class Fuzzer {
         ...(withStamp.has(name) ? [`'${name}.updated_at', (SELECT max(updated_at)::text FROM "${name}")`] : []),
       ]);
     parts.push(`'ledger balances', (SELECT string_agg(id || '=' || balance::text, ',' ORDER BY id) FROM ledger_accounts)`);
-    this.snapshotQuery = `SELECT json_build_object(${parts.join(', ')})::text AS state`;
+    // A function takes at most 100 arguments: objects of 40 pairs each, merged.
+    const objects: string[] = [];
+    for (let i = 0; i < parts.length; i += 40) objects.push(`jsonb_build_object(${parts.slice(i, i + 40).join(', ')})`);
+    this.snapshotQuery = `SELECT (${objects.join(' || ')})::text AS state`;
     this.lastSnapshot = await this.snapshot();
   }
 

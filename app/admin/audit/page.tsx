@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { AdminGate } from '@/components/admin-gate';
-import { AuditLog } from '@/components/pages/admin-console';
+import { AuditLog } from '@/components/pages/admin-audit-log';
 
 export const metadata: Metadata = { title: 'Admin audit log' };
 export const dynamic = 'force-dynamic';

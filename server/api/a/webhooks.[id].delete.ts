@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint, reply } from '../../http/endpoint';
 import { webhookRef } from '../../schemas/webhook';
-import { deleteWebhook } from '../../webhooks/manage-webhooks';
+import { deleteWebhook } from '../../webhooks/delete-webhook';
 
 export default endpoint({
   method: 'delete',

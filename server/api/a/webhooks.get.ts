@@ -1,7 +1,7 @@
 // GET /api/webhooks - the caller's webhooks (family A)
 import { endpoint } from '../../http/endpoint';
 import { webhookList } from '../../schemas/webhook';
-import { listWebhooks } from '../../webhooks/manage-webhooks';
+import { listWebhooks } from '../../webhooks/list-webhooks';
 
 export default endpoint({
   method: 'get',

@@ -3,7 +3,7 @@ import { ApiError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
 import { webhookBody, createdWebhook } from '../../schemas/webhook';
 import { verifySignedMessage } from '../../signatures/verify-signed-message';
-import { createWebhook } from '../../webhooks/manage-webhooks';
+import { createWebhook } from '../../webhooks/create-webhook';
 
 export default endpoint({
   method: 'post',

@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { microToClaw } from '../../core/money';
 import { currentRuntime } from '../../core/runtime';
-import { endpoint } from '../../http/endpoint';
+import { endpoint, reply } from '../../http/endpoint';
 import { invokeAgent } from '../../invoke/invoke-agent';
 import { agentRef } from '../../schemas/common';
 import { invocationB, invokeBQuery } from '../../schemas/invocation';
@@ -12,7 +12,7 @@ export default endpoint({
   path: '/api/v1/agents/{id}/invoke',
   summary: 'Invoke an agent; the JSON body is forwarded to its invoke_url',
   description:
-    'Charges price_claw_per_call (402 when the caller cannot pay; nothing is forwarded). Target error 502, timeout 504: both refund the caller in full.',
+    'Charges price_claw_per_call (402 when the caller cannot pay; nothing is forwarded), or, with a PAYMENT-SIGNATURE header, its price in USDC over x402 (docs/payments.md; answered with PAYMENT-RESPONSE). Target error 502, timeout 504: both refund the caller in full (an x402 payment as CLAW to the caller).',
   tags: ['Invocation'],
   auth: ['bearer'],
   scopes: ['agents.invoke'],
@@ -24,28 +24,33 @@ export default endpoint({
   response: invocationB,
   errors: {
     400: 'Payload does not match invoke_schema',
-    402: 'Insufficient CLAW credits or daily limit reached',
+    402: 'Insufficient CLAW credits or daily limit reached (with a PAYMENT-REQUIRED header offering the price in USDC over x402), or an x402 payment refused (payment_invalid) or not settled (payment_failed)',
     404: 'Unknown agent',
-    409: 'The price is above max_price_claw (price_changed; nothing charged)',
+    409: 'The price is above max_price_claw (price_changed; nothing charged), or an x402 payment with the same payment-identifier is in progress (payment_in_progress)',
     422: 'Target paused, not callable or without invoke_url',
     502: 'Target returned an error (refunded)',
     504: 'Target timed out (refunded)',
   },
-  async handler({ caller, params, query, body }) {
+  async handler({ caller, params, query, body, request }) {
     const result = await invokeAgent(caller, {
       target: params.id,
       payload: body,
       timeoutMs: currentRuntime().config.INVOKE_TIMEOUT_MS,
       family: 'b',
       maxFee: query.max_price_claw,
+      request,
     });
-    return {
-      invocation_id: result.invocationId,
-      status: 'success' as const,
-      target_agent: { agent_id: result.target.id, agent_name: result.target.name, handle: result.target.handle },
-      fee_claw: microToClaw(result.fee),
-      duration_ms: result.durationMs,
-      response: result.response,
-    };
+    return reply(
+      200,
+      {
+        invocation_id: result.invocationId,
+        status: 'success' as const,
+        target_agent: { agent_id: result.target.id, agent_name: result.target.name, handle: result.target.handle },
+        fee_claw: microToClaw(result.fee),
+        duration_ms: result.durationMs,
+        response: result.response,
+      },
+      result.headers,
+    );
   },
 });

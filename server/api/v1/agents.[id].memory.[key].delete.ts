@@ -1,6 +1,6 @@
 // DELETE /api/v1/agents/{id}/memory/{key} - delete one memory key (owner only)
 import { endpoint } from '../../http/endpoint';
-import { deleteMemory } from '../../memory/memory';
+import { deleteMemory } from '../../memory/delete-memory';
 import { memoryDeleted, memoryKeyParams } from '../../schemas/memory';
 
 export default endpoint({

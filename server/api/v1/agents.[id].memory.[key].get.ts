@@ -1,6 +1,6 @@
 // GET /api/v1/agents/{id}/memory/{key} - read one memory key (owner only)
 import { endpoint } from '../../http/endpoint';
-import { readMemory } from '../../memory/memory';
+import { readMemory } from '../../memory/read-memory';
 import { memoryEntry, memoryKeyParams } from '../../schemas/memory';
 
 export default endpoint({

@@ -1,6 +1,6 @@
 // PUT /api/v1/agents/{id}/memory/{key} - write one memory key (owner only)
 import { endpoint } from '../../http/endpoint';
-import { writeMemory } from '../../memory/memory';
+import { writeMemory } from '../../memory/write-memory';
 import { memoryEntry, memoryKeyParams, memoryPutBody } from '../../schemas/memory';
 
 export default endpoint({

@@ -1,6 +1,6 @@
 // DELETE /api/v1/agents/{id}/memory - clear all of an agent's memory (owner only)
 import { endpoint } from '../../http/endpoint';
-import { clearMemory } from '../../memory/memory';
+import { clearMemory } from '../../memory/delete-memory';
 import { memoryCleared, memoryParams } from '../../schemas/memory';
 
 export default endpoint({

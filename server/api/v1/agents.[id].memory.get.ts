@@ -1,6 +1,6 @@
 // GET /api/v1/agents/{id}/memory - list an agent's memory keys (owner only)
 import { endpoint } from '../../http/endpoint';
-import { listMemory } from '../../memory/memory';
+import { listMemory } from '../../memory/list-memory';
 import { memoryList, memoryParams } from '../../schemas/memory';
 
 export default endpoint({

@@ -1,6 +1,6 @@
 // POST /api/v1/agents/{id}/memory - store a key (owner only)
 import { endpoint } from '../../http/endpoint';
-import { writeMemory } from '../../memory/memory';
+import { writeMemory } from '../../memory/write-memory';
 import { memoryEntry, memoryParams, memoryWriteBody } from '../../schemas/memory';
 
 export default endpoint({

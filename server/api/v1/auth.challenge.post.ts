@@ -22,5 +22,6 @@ export default endpoint({
       agentName: body.agent_name,
       requestedScopes: body.requested_scopes,
       maxSpendPerDay: body.max_spend_claw_per_day,
+      spendPolicy: body.spend_policy,
     }),
 });

@@ -7,7 +7,7 @@ import { faucetBody, faucetResult } from '../../schemas/devnet';
 export default endpoint({
   method: 'post',
   path: '/api/v1/devnet/faucet',
-  summary: 'Devnet faucet: mint platform tokens (a tier) and add gas ETH to a wallet',
+  summary: 'Devnet faucet: mint platform tokens (a tier) and devnet USDC, and add gas ETH to a wallet',
   description:
     'Exists only while the server runs the bundled devnet (CHAIN_RPC_URL unset); 404 against a real node. The wallet’s tier is read again at once.',
   tags: ['Devnet'],
@@ -17,7 +17,7 @@ export default endpoint({
   response: faucetResult,
   errors: { 404: 'Not running the bundled devnet' },
   handler: async ({ body }) => {
-    const result = await useFaucet(body.wallet_address, body.platform_tokens, body.eth);
+    const result = await useFaucet(body.wallet_address, body.platform_tokens, body.eth, body.usdc);
     return { ...result, tier: await refreshTier(body.wallet_address) };
   },
 });

@@ -8,7 +8,7 @@ export default endpoint({
   path: '/api/v1/mcp',
   summary: 'Tool manifest (version 1.0)',
   description:
-    'The nine tools with their input JSON Schemas. An MCP client asking for an event stream (Accept: text/event-stream only) gets 405: this server is stateless and answers each POST with JSON.',
+    'The tools with their titles, input and output JSON Schemas (2020-12) and annotations. An MCP client asking for an event stream (Accept: text/event-stream only) gets 405: this server is stateless and answers each POST with JSON.',
   tags: ['MCP'],
   auth: 'none',
   status: 200,

@@ -1,8 +1,9 @@
 // POST /api/v1/mcp - run a tool ({tool, input}) or speak the Model Context Protocol (JSON-RPC 2.0)
 import { z } from '@hono/zod-openapi';
-import { validationError } from '../../core/errors';
+import { ApiError, validationError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
 import { handleMcpRequest, isJsonRpc } from '../../mcp/protocol';
+import { mcpChallengeHeader } from '../../mcp/resource-metadata';
 import { runTool } from '../../mcp/tools';
 import { toolCallBody, toolResult } from '../../schemas/mcp';
 
@@ -33,9 +34,17 @@ export default endpoint({
   // Each tool call (also each call in a JSON-RPC batch) runs its REST twin's policy, rate limits included.
   async handler({ body, caller, request, ip, requestId }) {
     const call = { ip, request, requestId };
-    if (isJsonRpc(body)) return handleMcpRequest(body, caller, call);
-    const parsed = toolCallBody.safeParse(body);
-    if (!parsed.success) throw validationError(parsed.error, 'body');
-    return { tool: parsed.data.tool, result: await runTool(parsed.data.tool, parsed.data.input, caller, call) };
+    try {
+      if (isJsonRpc(body)) return await handleMcpRequest(body, caller, call);
+      const parsed = toolCallBody.safeParse(body);
+      if (!parsed.success) throw validationError(parsed.error, 'body');
+      return { tool: parsed.data.tool, result: await runTool(parsed.data.tool, parsed.data.input, caller, call) };
+    } catch (error) {
+      // A 401 names the Protected Resource Metadata (RFC 9728), where a client learns how to get a token.
+      if (error instanceof ApiError && error.status === 401 && !error.headers['WWW-Authenticate']) {
+        throw new ApiError(error.code, error.message, error.details, { ...error.headers, ...mcpChallengeHeader() });
+      }
+      throw error;
+    }
   },
 });

@@ -1,6 +1,6 @@
 // DELETE /api/v1/pipelines/{id} - delete a pipeline (its runs stay on record)
 import { endpoint } from '../../http/endpoint';
-import { deletePipeline } from '../../pipelines/pipelines';
+import { deletePipeline } from '../../pipelines/delete-pipeline';
 import { idParam } from '../../schemas/common';
 import { pipelineDeleted } from '../../schemas/pipeline';
 

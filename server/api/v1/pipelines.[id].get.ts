@@ -1,6 +1,6 @@
 // GET /api/v1/pipelines/{id} - one of the caller's pipelines with its recent runs
 import { endpoint } from '../../http/endpoint';
-import { getPipeline } from '../../pipelines/pipelines';
+import { getPipeline } from '../../pipelines/get-pipeline';
 import { idParam } from '../../schemas/common';
 import { pipelineDetail } from '../../schemas/pipeline';
 

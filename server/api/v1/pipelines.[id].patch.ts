@@ -1,6 +1,6 @@
 // PATCH /api/v1/pipelines/{id} - pause or resume a pipeline
 import { endpoint } from '../../http/endpoint';
-import { setPipelineStatus } from '../../pipelines/pipelines';
+import { setPipelineStatus } from '../../pipelines/set-pipeline-status';
 import { idParam } from '../../schemas/common';
 import { patchPipelineBody, pipeline } from '../../schemas/pipeline';
 

@@ -1,7 +1,7 @@
 // POST /api/v1/pipelines/{id}/run - run a pipeline now with a payload
 import { ApiError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
-import { ownedPipeline } from '../../pipelines/pipelines';
+import { ownedPipeline } from '../../pipelines/load-pipeline';
 import { runPipeline } from '../../pipelines/run-pipeline';
 import { idParam } from '../../schemas/common';
 import { pipelineRun, runPipelineBody } from '../../schemas/pipeline';

@@ -1,6 +1,6 @@
 // GET /api/v1/pipelines - the caller's pipelines
 import { endpoint } from '../../http/endpoint';
-import { listPipelines } from '../../pipelines/pipelines';
+import { listPipelines } from '../../pipelines/list-pipelines';
 import { pipelineList } from '../../schemas/pipeline';
 
 export default endpoint({

@@ -1,6 +1,6 @@
 // POST /api/v1/pipelines - create a pipeline (costs 500 CLAW)
 import { endpoint, reply } from '../../http/endpoint';
-import { createPipeline } from '../../pipelines/pipelines';
+import { createPipeline } from '../../pipelines/create-pipeline';
 import { createPipelineBody, pipelineCreated } from '../../schemas/pipeline';
 
 export default endpoint({

@@ -27,7 +27,8 @@ export default endpoint({
   errors: { 401: 'No valid bearer token (header or token query) or API key', 429: 'Too many open streams for this caller' },
   async handler({ query, caller, request }) {
     let viewer: Caller | null = caller;
-    if (!viewer && query.token) {
+    // A token is visible ASCII; anything else could not be a header value and is no token of ours (401).
+    if (!viewer && query.token && /^[\x21-\x7e]+$/.test(query.token)) {
       const resolved = await authenticate(new Request(request.url, { headers: { authorization: `Bearer ${query.token}` } }), [
         'bearer',
       ]);

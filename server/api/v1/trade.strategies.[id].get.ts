@@ -2,7 +2,7 @@
 import { endpoint } from '../../http/endpoint';
 import { idParam } from '../../schemas/common';
 import { strategyDetail } from '../../schemas/trade';
-import { getStrategy } from '../../trade/strategies';
+import { getStrategy } from '../../trade/get-strategy';
 
 export default endpoint({
   method: 'get',

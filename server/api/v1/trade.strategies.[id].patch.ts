@@ -2,7 +2,7 @@
 import { endpoint } from '../../http/endpoint';
 import { idParam } from '../../schemas/common';
 import { patchStrategyBody, strategy } from '../../schemas/trade';
-import { setStrategyStatus } from '../../trade/strategies';
+import { setStrategyStatus } from '../../trade/set-strategy-status';
 
 export default endpoint({
   method: 'patch',

@@ -1,7 +1,7 @@
 // GET /api/v1/trade/strategies - the caller's strategies
 import { endpoint } from '../../http/endpoint';
 import { strategyList } from '../../schemas/trade';
-import { listStrategies } from '../../trade/strategies';
+import { listStrategies } from '../../trade/list-strategies';
 
 export default endpoint({
   method: 'get',

@@ -1,7 +1,7 @@
 // POST /api/v1/trade/strategies - create a strategy (costs 100 CLAW)
 import { endpoint, reply } from '../../http/endpoint';
 import { createStrategyBody, strategyCreated } from '../../schemas/trade';
-import { createStrategy } from '../../trade/strategies';
+import { createStrategy } from '../../trade/create-strategy';
 
 export default endpoint({
   method: 'post',

@@ -1,7 +1,7 @@
 // POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver - send a finished delivery again (beyond the spec)
 import { endpoint, reply } from '../../http/endpoint';
 import { deliveryRef, webhookDelivery } from '../../schemas/webhook';
-import { redeliver } from '../../webhooks/manage-webhooks';
+import { redeliver } from '../../webhooks/redeliver-webhook';
 
 export default endpoint({
   method: 'post',

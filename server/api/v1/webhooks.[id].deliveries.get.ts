@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { endpoint } from '../../http/endpoint';
 import { webhookDeliveryList, webhookRef } from '../../schemas/webhook';
-import { listDeliveries } from '../../webhooks/manage-webhooks';
+import { listDeliveries } from '../../webhooks/list-deliveries';
 
 export default endpoint({
   method: 'get',

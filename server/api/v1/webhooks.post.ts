@@ -1,7 +1,7 @@
 // POST /api/v1/webhooks - subscribe a URL to events (family B)
 import { endpoint } from '../../http/endpoint';
 import { webhookBody, createdWebhook } from '../../schemas/webhook';
-import { createWebhook } from '../../webhooks/manage-webhooks';
+import { createWebhook } from '../../webhooks/create-webhook';
 
 export default endpoint({
   method: 'post',

@@ -40,17 +40,45 @@ export function anvilBinary(): string {
   return 'anvil';
 }
 
+/**
+ * A parent-death watchdog (POSIX sh): anvil runs as the shell's child and the shell reads its stdin, a pipe
+ * whose only writer is this process. When this process exits in any way, SIGKILL included, the pipe closes
+ * and the shell ends anvil (SIGTERM, so a state file is written; SIGKILL 5 s later), so a killed server
+ * never leaves its anvil behind and its restart starts a fresh one on the saved state. SIGTERM/SIGINT to the
+ * shell (stop()) are passed on to anvil; the shell exits with anvil's status.
+ */
+const WATCHDOG = [
+  'exec 3<&0',
+  '"$@" </dev/null & a=$!',
+  "trap 'kill -TERM $a 2>/dev/null' TERM INT",
+  '( read -r _ <&3; kill -TERM $a 2>/dev/null; sleep 5; kill -KILL $a 2>/dev/null ) & w=$!',
+  'exec 3<&-',
+  's=0',
+  'while kill -0 $a 2>/dev/null; do wait $a; s=$?; done',
+  'kill $w 2>/dev/null',
+  'exit $s',
+].join('\n');
+
 export function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   const args = ['--host', '127.0.0.1', '--port', String(options.port ?? 0), '--chain-id', String(options.chainId ?? 8453)];
   if (options.stateFile) args.push('--state', options.stateFile, '--state-interval', '5');
   if (options.loadState) args.push('--load-state', options.loadState);
-  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Windows has no sh: anvil runs directly there (the process.on('exit') kill below still covers clean exits).
+  const child =
+    process.platform === 'win32'
+      ? spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('/bin/sh', ['-c', WATCHDOG, 'anvil-watchdog', anvilBinary(), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // Closing the watchdog's stdin ends anvil at once, whatever happens to the shell.
+  const hardKill = () => {
+    child.stdin?.destroy();
+    child.kill('SIGKILL');
+  };
   return new Promise<Anvil>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => fail(new Error(`anvil did not start within 20 s: ${output.slice(-500)}`)), 20_000);
     const fail = (error: Error) => {
       clearTimeout(timer);
-      child.kill('SIGKILL');
+      hardKill();
       reject(error);
     };
     child.once('error', (error) => fail(new Error(`anvil could not start (${anvilBinary()}): ${error.message}`)));
@@ -67,7 +95,7 @@ export function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
       child.stderr!.resume();
       const exited = new Promise<void>((done) => child.once('exit', () => done()));
       // Never leave anvil running behind a process that exits without closing its runtime.
-      const killOnExit = () => child.kill('SIGKILL');
+      const killOnExit = hardKill;
       process.once('exit', killOnExit);
       void exited.then(() => process.off('exit', killOnExit));
       resolve({
@@ -76,7 +104,7 @@ export function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
         async stop() {
           if (child.exitCode !== null || child.signalCode !== null) return;
           child.kill('SIGTERM');
-          const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          const killer = setTimeout(hardKill, 10_000);
           await exited;
           clearTimeout(killer);
         },

@@ -84,6 +84,10 @@ export interface DevnetDeployment extends DevnetCoreAddresses {
   sampleTokens: SampleToken[];
   /** Not tradeable samples (not in the trade token list): fixtures for the analyzer's checks. */
   riskTokens: RiskToken[];
+  /** x402 (docs/payments.md): the USDC-like EIP-3009 token payments settle in; absent in deployments made before it. */
+  usdc?: Address;
+  /** ERC-8004 registries (contracts/erc8004, docs/erc8004.md). */
+  erc8004: { identityRegistry: Address; reputationRegistry: Address; validationRegistry: Address };
   deployedAt: string;
 }
 
@@ -284,6 +288,16 @@ export async function deployFixtures(client: PublicClient, rpcUrl: string): Prom
     description: 'Renounced plain token; one wallet holds 90% of the supply.',
   });
 
+  // x402 payments (issue 26): the devnet's USDC, deployed last so that no earlier address moves.
+  const usdc = await deployDevUsdc(client, rpcUrl);
+  // ERC-8004 registries (issue 24), after everything else so no earlier address moves.
+  const identityRegistry = await deploy('IdentityRegistry');
+  const erc8004 = {
+    identityRegistry,
+    reputationRegistry: await deploy('ReputationRegistry', [identityRegistry]),
+    validationRegistry: await deploy('ValidationRegistry', [identityRegistry]),
+  };
+
   return {
     chainId: await client.getChainId(),
     deployer: account.address,
@@ -306,6 +320,29 @@ export async function deployFixtures(client: PublicClient, rpcUrl: string): Prom
     ownerWalletFactory,
     sampleTokens,
     riskTokens,
+    usdc,
+    erc8004,
     deployedAt: new Date().toISOString(),
   };
+}
+
+// ---- x402 (issue 26): the devnet's USDC ----
+
+/** USDC has 6 decimals; the devnet's stand-in too. */
+export const USDC_DECIMALS = 6;
+/** What every dev account (anvil's accounts 2-9) holds after deployment: 10,000 USDC. */
+export const DEV_ACCOUNT_USDC = 10_000n * 10n ** 6n;
+
+/**
+ * Deploys DevUSDC (contracts/DevUSDC.sol: USDC's EIP-712 domain and EIP-3009) owned by the deployer and
+ * mints 10,000 to each dev account other than the deployer and the treasury. Also run on its own when a
+ * saved devnet predates it (start-devnet.ts).
+ */
+export async function deployDevUsdc(client: PublicClient, rpcUrl: string): Promise<Address> {
+  const d = deployerFor(client, rpcUrl, await client.getChainId(), DEPLOYER_KEY);
+  const usdc = await d.deploy('DevUSDC');
+  for (const key of ANVIL_KEYS.slice(2)) {
+    await d.call(usdc, 'DevUSDC', 'mint', [privateKeyToAccount(key).address, DEV_ACCOUNT_USDC]);
+  }
+  return usdc;
 }

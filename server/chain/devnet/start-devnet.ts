@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { devnetChain } from '../viem-chain';
 import { startAnvil, type Anvil } from './anvil';
-import { deployFixtures, type DevnetDeployment } from './deploy';
+import { deployDevUsdc, deployFixtures, type DevnetDeployment } from './deploy';
 
 // The bundled devnet (ARCHITECTURE.md, Chain): anvil with chain id 8453, its state kept in
 // DATA_DIR/devnet/anvil-state.json so balances survive restarts, and the fixtures deployed on first
@@ -56,6 +56,10 @@ export async function startDevnet(dataDir: string, options: { port?: number } = 
       deployment = await deployFixtures(client, anvil.rpcUrl);
       // anvil writes its state every 5 s and on exit; should that be lost, the next start sees the
       // contracts missing and deploys again.
+      writeJsonAtomic(addressesFile, deployment);
+    } else if (!deployment.usdc) {
+      // A devnet saved before x402 (issue 26): add its USDC without moving anything else.
+      deployment = { ...deployment, usdc: await deployDevUsdc(client, anvil.rpcUrl) };
       writeJsonAtomic(addressesFile, deployment);
     }
     return { anvil, rpcUrl: anvil.rpcUrl, deployment, deployed, stop: () => anvil.stop() };

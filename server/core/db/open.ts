@@ -24,6 +24,8 @@ export interface Database {
    * means notices may have been lost (a dropped listener connection). Returns an unsubscribe.
    */
   onNotice(listener: (payload: string | null) => void): () => void;
+  /** The embedded engine (PGlite only): backups dump its data directory (docs/reliability.md). */
+  pglite?: PGlite;
   close(): Promise<void>;
 }
 
@@ -90,6 +92,7 @@ async function openPglite(pglite: PGlite): Promise<Database> {
   const unlisten = await pglite.listen(changeChannel('public'), hub.deliver);
   return {
     kind: 'pglite',
+    pglite,
     prisma,
     sql: pgliteRunner(pglite),
     schema: 'public',
@@ -104,6 +107,11 @@ async function openPglite(pglite: PGlite): Promise<Database> {
   };
 }
 
+/** The application_name of this service's PostgreSQL connections on a schema. */
+export function applicationName(schema: string): string {
+  return `vouchsafe ${schema}`.slice(0, 63);
+}
+
 async function openPostgres(databaseUrl: string): Promise<Database> {
   const { connectionString, schema } = parsePostgresUrl(databaseUrl);
   const channel = changeChannel(schema);
@@ -116,6 +124,11 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
   const pool = new pg.Pool({
     connectionString,
     max: 10,
+    // A server that does not answer (restarting, unreachable) fails the request in 5 s (503) rather
+    // than queueing it forever; backends carry the schema's name so operators (and the fault tests)
+    // can find this service's connections in pg_stat_activity.
+    connectionTimeoutMillis: 5000,
+    application_name: applicationName(schema),
     options: `-c search_path="${schema}"`,
     onConnect: async (client) => {
       client.on('notification', onNotification);
@@ -125,7 +138,9 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
   // An idle client dropped by the server must not crash the process.
   pool.on('error', () => {});
   await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-  const listener = await persistentListener(connectionString, channel, onNotification, () => hub.deliver(null));
+  const listener = await persistentListener(connectionString, applicationName(schema), channel, onNotification, () =>
+    hub.deliver(null),
+  );
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
   return {
     kind: 'postgres',
@@ -148,6 +163,7 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
  */
 async function persistentListener(
   connectionString: string,
+  name: string,
   channel: string,
   onNotification: (message: pg.Notification) => void,
   lost: () => void,
@@ -160,7 +176,7 @@ async function persistentListener(
     retry.unref();
   };
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString });
+    const next = new pg.Client({ connectionString, application_name: name });
     next.on('notification', onNotification);
     next.on('error', (error) => {
       log.warn({ err: error.message }, 'change listener lost its connection; reconnecting');

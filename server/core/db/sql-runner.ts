@@ -56,10 +56,16 @@ export function poolRunner(pool: pg.Pool): SqlRunner {
     },
     async withConnection(fn) {
       const client = await pool.connect();
+      let failed = false;
       try {
         return await fn(clientRunner(client));
+      } catch (error) {
+        failed = true;
+        throw error;
       } finally {
-        client.release();
+        // A connection that failed mid-use (killed, or left inside an aborted transaction) is
+        // destroyed rather than handed to the next caller.
+        client.release(failed);
       }
     },
   };

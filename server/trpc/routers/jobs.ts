@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import { listJobs } from '../../jobs/list-jobs';
-import { getJob } from '../../jobs/get-job';
 import postJobEndpoint from '../../api/v1/jobs.post';
 import bidEndpoint from '../../api/v1/jobs.[id].bid.post';
 import acceptEndpoint from '../../api/v1/jobs.[id].accept.post';
 import submitEndpoint from '../../api/v1/jobs.[id].submit.post';
 import cancelEndpoint from '../../api/v1/jobs.[id].cancel.post';
+import getJobEndpoint from '../../api/v1/jobs.[id].get';
 import { acceptBody, bidBody, JOB_STATUSES, postJobBody, submitBody } from '../../schemas/jobs';
-import { uuid } from '../../schemas/common';
-import { publicProcedure, router, sessionCaller } from '../init';
-import { procedureFrom } from '../procedure-from';
+import { publicProcedure, router } from '../init';
+import { procedureFrom, queryFrom } from '../procedure-from';
 
 export const jobsRouter = router({
   /** The board: newest first, filtered as GET /api/v1/jobs (status, skill, words), pages of `pageSize`. */
@@ -33,9 +32,7 @@ export const jobsRouter = router({
       }),
     ),
   /** One job with its bids; the result only for the poster and the winning bidder (as GET /api/v1/jobs/{id}). */
-  get: publicProcedure
-    .input(z.object({ id: uuid }))
-    .query(async ({ input, ctx }) => getJob(input.id, ctx.wallet ? await sessionCaller(ctx.wallet) : null)),
+  get: queryFrom(getJobEndpoint, (input: { id: string }) => ({ params: { id: input.id } })),
   /** POST /api/v1/jobs: the bounty moves into escrow (402 when the balance or daily limit cannot cover it). */
   post: procedureFrom(postJobEndpoint, (body: z.input<typeof postJobBody>) => ({ body })),
   /** POST /api/v1/jobs/{id}/bid. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { db } from '../../core/db';
+import { agentHandlesOfWallets } from '../../agents/find-agent';
 import { getLeaderboard } from '../../leaderboard/get-leaderboard';
 import { LEADERBOARD_SORTS } from '../../schemas/leaderboard';
 import { publicProcedure, router } from '../init';
@@ -11,11 +11,7 @@ export const leaderboardRouter = router({
     .query(async ({ input }) => {
       const board = await getLeaderboard(input.sort, input.limit);
       const wallets = board.agents.map((row) => row.wallet);
-      const agents = await db().agent.findMany({
-        where: { ownerWallet: { in: [...wallets, ...wallets.map((w) => w.toLowerCase())] } },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        select: { id: true, handle: true, ownerWallet: true },
-      });
+      const agents = await agentHandlesOfWallets(wallets);
       const oldest = new Map<string, { id: string; handle: string }>();
       for (const agent of agents) {
         const key = agent.ownerWallet.toLowerCase();

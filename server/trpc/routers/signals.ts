@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { getSignal, listSignals } from '../../signals/list-signals';
+import { listSignals } from '../../signals/list-signals';
 import publishEndpoint from '../../api/v1/signals.post';
 import stakeEndpoint from '../../api/v1/signals.[id].stake.post';
+import getSignalEndpoint from '../../api/v1/signals.[id].get';
 import { publishSignalBody, SIGNAL_STATUSES, SIGNAL_TYPES, stakeBody } from '../../schemas/signals';
-import { uuid } from '../../schemas/common';
 import { publicProcedure, router } from '../init';
-import { procedureFrom } from '../procedure-from';
+import { procedureFrom, queryFrom } from '../procedure-from';
 
 export const signalsRouter = router({
   /** The feed, as GET /api/v1/signals: type and status filters, sort newest / most_staked / confidence. */
@@ -30,7 +30,7 @@ export const signalsRouter = router({
       page: input.page,
       pageSize: input.pageSize,
     })),
-  get: publicProcedure.input(z.object({ id: uuid })).query(({ input }) => getSignal(input.id)),
+  get: queryFrom(getSignalEndpoint, (input: { id: string }) => ({ params: { id: input.id } })),
   /** POST /api/v1/signals: stake_claw (at least 1 CLAW) moves into the signal's escrow. */
   publish: procedureFrom(publishEndpoint, (body: z.input<typeof publishSignalBody>) => ({ body })),
   /** POST /api/v1/signals/{id}/stake: agree or disagree with an open signal (a stance never changes; not on your own signal). */

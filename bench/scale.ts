@@ -1,0 +1,367 @@
+// npm run bench -- scale [--preset small|medium|large] [--rounds N] [--seconds S] [--keep]
+// Issue 21's figures: every public read and the authenticated reads on a seeded database, through
+// the fast door (`server.ts`, one worker), with autocannon in this process and the server in its own.
+// 1. cold: one connection, `rounds` distinct requests per endpoint (each a different agent, page or
+//    term, so no cache answers), p50/p99; 2. 50 connections for `seconds` on each endpoint (caches
+//    allowed, as a client would see them), req/s; 3. raw node:http answering the health JSON in the same
+//    run; 4. the server's RSS after the run. PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL) is set
+//    (a fresh schema, dropped afterwards unless --keep), PGlite otherwise. Writes the "Data volume"
+//    section of docs/benchmarks.md.
+import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import * as prettier from 'prettier';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { buildIsStale } from '../scripts/build-state.mjs';
+import { PRESETS, seedDatabase } from '../scripts/seed-data';
+import { parsePostgresUrl } from '../server/core/db/open';
+import { startRuntime } from '../server/core/runtime';
+import {
+  buildProduction,
+  freePort,
+  makeTempDir,
+  measure,
+  note,
+  percentile,
+  removeDir,
+  SCALE_END,
+  SCALE_START,
+  scaleSection,
+  startServer,
+  stopLoad,
+  stopServer,
+  table,
+  waitForHealthy,
+  type LoadResult,
+  type ServerHandle,
+} from './lib';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
+const HEALTH = '/api/v1/health';
+const CONNECTIONS = 50;
+const TARGETS = { coldP50Ms: 10, pgliteColdP50Ms: 25, publicRps: 3000, authRps: 3000, rssMb: 500 };
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== 'scale'),
+  options: {
+    preset: { type: 'string', default: 'large' },
+    rounds: { type: 'string', default: '50' },
+    seconds: { type: 'string', default: '5' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const presetName = values.preset as keyof typeof PRESETS;
+if (!(presetName in PRESETS)) throw new Error(`--preset must be one of ${Object.keys(PRESETS).join(', ')}`);
+const ROUNDS = Number(values.rounds);
+const SECONDS = Number(values.seconds);
+
+const servers: ServerHandle[] = [];
+const tempDirs: string[] = [];
+
+/** One public read: a label and the URL of its i-th distinct request. */
+type Read = [label: string, url: (i: number) => string];
+
+function publicReads(agents: number, ids: string[]): Read[] {
+  const pick = (i: number) => 1 + ((i * 7919) % agents);
+  const wallet = (i: number) => `0x${String(pick(i)).padStart(40, '0')}`;
+  const id = (i: number) => ids[i % ids.length]!;
+  const words = ['nova', 'prism', 'orbit', 'delta'];
+  const reads: Read[] = [
+    ['GET /api/agents?limit=20', (i) => `/api/agents?limit=20&offset=${i * 20}`],
+    ['GET /api/agents?search=agent-77', (i) => `/api/agents?search=agent-${77 + i}`],
+    ['GET /api/agents?search=<word>', (i) => `/api/agents?search=${words[i % 4]}&offset=${i}`],
+    ['GET /api/agents?min_trust_score&tier', (i) => `/api/agents?min_trust_score=${60 + (i % 5)}&tier=pro&limit=20`],
+    ['GET /api/agents?with_metrics=true', (i) => `/api/agents?with_metrics=true&limit=20&offset=${i * 20}`],
+    ['GET /api/v1/agents?limit=20', (i) => `/api/v1/agents?limit=20&offset=${i * 20}`],
+    ['GET /api/v1/agents?q=&is_callable', (i) => `/api/v1/agents?q=agent-${100 + i}&is_callable=false`],
+    ['GET /api/v1/agents?min_trust_score', (i) => `/api/v1/agents?min_trust_score=${50 + (i % 10)}&limit=20`],
+    ['GET /api/agents/{id}', (i) => `/api/agents/${id(i)}`],
+    ['GET /api/agents/{handle}', (i) => `/api/agents/agent-${pick(i)}`],
+    ['GET /api/v1/agents/{id}', (i) => `/api/v1/agents/${id(i)}`],
+    ['GET /api/v1/agents/{handle}', (i) => `/api/v1/agents/agent-${pick(i + 1)}`],
+    ['GET /api/agent?wallet=', (i) => `/api/agent?wallet=${wallet(i)}`],
+    ['GET /api/agents/{id}/public-profile', (i) => `/api/agents/agent-${pick(i + 2)}/public-profile`],
+    ['GET /api/agents/{id}/endorse', (i) => `/api/agents/${id(i)}/endorse`],
+    ['GET /api/graph/connections (overview)', () => `/api/graph/connections`],
+    ...[1, 2, 3, 4].map((depth): Read => [
+      `GET /api/graph/connections?depth=${depth}`,
+      (i) => `/api/graph/connections?wallet=${wallet(i)}&depth=${depth}`,
+    ]),
+    ['GET /api/v1/agents/leaderboard', (i) => `/api/v1/agents/leaderboard?sort=${['score', 'accuracy', 'jobs'][i % 3]}`],
+    ['GET /api/stats', () => `/api/stats`],
+    ['GET /api/skills', (i) => `/api/skills?page=${1 + (i % 20)}`],
+    ['GET /api/v1/skills', (i) => `/api/v1/skills?offset=${i * 20}`],
+    ['GET /api/v1/jobs', (i) => `/api/v1/jobs?limit=20&offset=${i * 20}`],
+    ['GET /api/v1/signals', (i) => `/api/v1/signals?limit=20&offset=${i * 20}`],
+    ['GET /api/smart-money/preview', () => `/api/smart-money/preview`],
+    ['GET /api/v1/trade/tokens', () => `/api/v1/trade/tokens`],
+  ];
+  return reads;
+}
+
+const AUTH_READS = [
+  '/api/v1/credits',
+  '/api/v1/agents/me/stats',
+  '/api/v1/webhooks',
+  '/api/list-api-keys',
+  '/api/v1/agents/{id}/memory',
+];
+
+async function signIn(baseUrl: string): Promise<{ token: string; agentId: string }> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const post = async (url: string, body: unknown, token?: string) => {
+    const response = await fetch(`${baseUrl}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as any;
+    if (!response.ok) throw new Error(`POST ${url}: HTTP ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const { challenge, challenge_id } = await post('/api/v1/auth/challenge', {
+    owner_wallet: account.address,
+    agent_pubkey: `bench-${account.address.slice(2, 10)}`,
+  });
+  const verified = await post('/api/v1/auth/verify', {
+    challenge_id,
+    signature: await account.signMessage({ message: challenge }),
+  });
+  // Sign-in creates no agent: the agent-scoped reads (memory) need one of the wallet's own.
+  const created = await post('/api/v1/agents', { agent_name: 'Bench reader' }, verified.token);
+  return { token: verified.token, agentId: created.agent_id };
+}
+
+async function cold(baseUrl: string, read: Read): Promise<{ p50: number; p99: number; status: number }> {
+  const times: number[] = [];
+  let status = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    const started = performance.now();
+    const response = await fetch(`${baseUrl}${read[1](i)}`);
+    await response.arrayBuffer();
+    times.push(performance.now() - started);
+    status = response.status;
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99), status };
+}
+
+function rssMb(pid: number): number {
+  // The server process (one worker); /proc/<pid>/status VmRSS in kB.
+  const read = (p: number) => {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    } catch {
+      return 0;
+    }
+  };
+  return read(pid) / 1024;
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  const loadAverage = os.loadavg();
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  const schema = `bench_scale_${process.pid}`;
+  const dataDir = await makeTempDir('scale');
+  tempDirs.push(dataDir);
+  const env: Record<string, string> = databaseUrl
+    ? {
+        DATABASE_URL: (() => {
+          const url = new URL(databaseUrl);
+          url.searchParams.set('schema', schema);
+          return url.toString();
+        })(),
+        // its own devnet and secrets, not the checkout's ./.data
+        DATA_DIR: dataDir,
+      }
+    : { DATABASE_URL: '', DATA_DIR: dataDir };
+  const engine = databaseUrl ? 'PostgreSQL' : 'PGlite';
+  if (buildIsStale(ROOT)) buildProduction(ROOT);
+
+  note(`seeding the ${presetName} preset on ${engine}`);
+  const seedStarted = performance.now();
+  const runtime = await startRuntime({ env: { ...process.env, ...env, LOG_LEVEL: 'warn' } });
+  try {
+    await runtime.database.sql.withConnection((conn) => seedDatabase(conn, { ...PRESETS[presetName] }, { log: note }));
+  } finally {
+    await runtime.close();
+  }
+  const seedSeconds = (performance.now() - seedStarted) / 1000;
+
+  const port = await freePort();
+  const server = startServer({
+    name: 'server.ts',
+    args: ['--import', 'tsx', 'server.ts'],
+    port,
+    cwd: ROOT,
+    env: {
+      ...env,
+      PORT: String(port),
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      WEB_CONCURRENCY: '1',
+      RATE_LIMIT_AUTH: '100000/1m',
+    },
+  });
+  servers.push(server);
+  await waitForHealthy(server, HEALTH);
+  const base = server.baseUrl;
+
+  const probeDb = new pg.Client(databaseUrl ? { connectionString: parsePostgresUrl(databaseUrl).connectionString } : {});
+  let ids: string[] = [];
+  let agents: number = PRESETS[presetName].agents;
+  if (databaseUrl) {
+    await probeDb.connect();
+    ids = (await probeDb.query(`SELECT id FROM "${schema}".agents ORDER BY created_at DESC LIMIT ${ROUNDS}`)).rows.map(
+      (row) => row.id as string,
+    );
+    agents = Number((await probeDb.query(`SELECT count(*)::int AS n FROM "${schema}".agents`)).rows[0].n);
+    await probeDb.end();
+  } else {
+    const list = (await (await fetch(`${base}/api/agents?limit=${ROUNDS}`)).json()) as { agents: { id: string }[] };
+    ids = list.agents.map((agent) => agent.id);
+  }
+  const reads = publicReads(agents, ids);
+
+  note('cold: one connection, distinct requests');
+  const coldRows: { label: string; p50: number; p99: number; status: number }[] = [];
+  for (const read of reads) coldRows.push({ label: read[0], ...(await cold(base, read)) });
+
+  note(`${CONNECTIONS} connections per endpoint`);
+  const load = (title: string, url: string, headers?: Record<string, string>) =>
+    measure({ title, url, headers, connections: CONNECTIONS, duration: SECONDS, warmup: 1, allowFailures: true });
+  const loadRows: LoadResult[] = [];
+  for (const read of reads) loadRows.push(await load(read[0], `${base}${read[1](0)}`));
+
+  const session = await signIn(base);
+  const bearer = { authorization: `Bearer ${session.token}` };
+  const authRows: LoadResult[] = [];
+  for (const url of AUTH_READS) {
+    const target = url.replace('{id}', session.agentId);
+    authRows.push(await load(`GET ${url}`, `${base}${target}`, bearer));
+  }
+  const rss = rssMb(server.child.pid!);
+
+  const health = await (await fetch(`${base}${HEALTH}`)).json();
+  const door = await load(`GET ${HEALTH} (fast door)`, `${base}${HEALTH}`);
+  await stopServer(server);
+  const rawPort = await freePort();
+  const raw = startServer({
+    name: 'raw node:http',
+    args: [
+      '-e',
+      `const body = ${JSON.stringify(health)};
+       require('node:http').createServer((q, s) => { s.writeHead(200, { 'content-type': 'application/json' }); s.end(JSON.stringify(body)); }).listen(${rawPort}, '127.0.0.1');`,
+    ],
+    port: rawPort,
+    cwd: ROOT,
+    env: {},
+  });
+  servers.push(raw);
+  await waitForHealthy(raw, HEALTH);
+  const rawResult = await load(`GET ${HEALTH} (raw node:http)`, `${raw.baseUrl}${HEALTH}`);
+  await stopServer(raw);
+
+  if (databaseUrl && !values.keep) {
+    const client = new pg.Client({ connectionString: parsePostgresUrl(databaseUrl).connectionString });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+
+  const coldTarget = databaseUrl ? TARGETS.coldP50Ms : TARGETS.pgliteColdP50Ms;
+  const byLabel = new Map(loadRows.map((row) => [row.title, row]));
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const rps = (value: number) => Math.round(value).toLocaleString('en-US');
+  const coldMet = coldRows.filter((row) => row.p50 < coldTarget).length;
+  const loadMet = loadRows.filter((row) => row.failures === 0 && row.requestsPerSec >= TARGETS.publicRps).length;
+  const authMet = authRows.filter((row) => row.failures === 0 && row.requestsPerSec >= TARGETS.authRps).length;
+  const counts = PRESETS[presetName];
+  const section = `${SCALE_START}
+## Data volume (\`npm run bench -- scale\`)
+
+Generated on ${startedAt.toISOString()} (${os.cpus().length} cores, load average at start ${loadAverage
+    .map((v) => v.toFixed(2))
+    .join(', ')}) on **${engine}** with the \`${presetName}\` preset (${counts.agents.toLocaleString('en-US')} agents,
+${counts.endorsements.toLocaleString('en-US')} endorsements, ${counts.jobs.toLocaleString('en-US')} jobs,
+${counts.signals.toLocaleString('en-US')} signals, ${counts['ledger-transactions'].toLocaleString('en-US')} ledger
+transactions, ${counts.events.toLocaleString('en-US')} events; seeded in ${seedSeconds.toFixed(0)} s). \`server.ts\`, one
+worker, in a process of its own; autocannon in the bench's process. Cold: one connection, ${ROUNDS} distinct requests per
+endpoint before any load (each a different agent, page or term: no cache answers). Load: ${CONNECTIONS} connections for
+${SECONDS} s on one URL per endpoint (the spec's caches answer where they apply).
+
+Raw node:http answering the health JSON in the same run: **${rps(rawResult.requestsPerSec)} req/s**; the fast door's
+\`GET ${HEALTH}\`: ${rps(door.requestsPerSec)} req/s (${(door.requestsPerSec / rawResult.requestsPerSec).toFixed(2)}x).
+
+${table(
+  [
+    'public read',
+    'status',
+    'cold p50',
+    'cold p99',
+    `not 2xx at ${CONNECTIONS}`,
+    `req/s at ${CONNECTIONS}`,
+    `p50 at ${CONNECTIONS}`,
+  ],
+  coldRows.map((row) => {
+    const loaded = byLabel.get(row.label)!;
+    return [
+      `\`${row.label}\``,
+      String(row.status),
+      ms(row.p50),
+      ms(row.p99),
+      String(loaded.failures),
+      rps(loaded.requestsPerSec),
+      ms(loaded.exactP50),
+    ];
+  }),
+)}
+
+${table(
+  ['authenticated read (bearer)', 'not 2xx', `req/s at ${CONNECTIONS}`, `p50 at ${CONNECTIONS}`],
+  authRows.map((row) => [`\`${row.title}\``, String(row.failures), rps(row.requestsPerSec), ms(row.exactP50)]),
+)}
+
+Server RSS after the run: ${rss.toFixed(0)} MB.
+
+Targets (issue 21): cold p50 under ${coldTarget} ms on ${engine}: ${coldMet} of ${coldRows.length} met; at least
+${TARGETS.publicRps.toLocaleString('en-US')} req/s at ${CONNECTIONS} connections: ${loadMet} of ${loadRows.length} public reads and
+${authMet} of ${authRows.length} authenticated reads met; RSS under ${TARGETS.rssMb} MB: ${rss < TARGETS.rssMb ? 'met' : 'not met'}.
+${SCALE_END}
+`;
+  const current = await readFile(REPORT, 'utf8');
+  const previous = scaleSection(current);
+  const next = previous ? current.replace(previous, section.trimEnd()) : `${current.trimEnd()}\n\n${section}`;
+  const markdown = await prettier.format(next, { ...(await prettier.resolveConfig(REPORT)), filepath: REPORT });
+  await writeFile(REPORT, markdown);
+  process.stdout.write(section);
+  note(`wrote the data volume section of ${path.relative(ROOT, REPORT)}`);
+}
+
+async function cleanup(): Promise<void> {
+  await Promise.all(servers.map((server) => stopServer(server)));
+  await Promise.all(tempDirs.map((dir) => removeDir(dir)));
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    stopLoad();
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+try {
+  await main();
+  await cleanup();
+  process.exit(0);
+} catch (error) {
+  console.error(`[bench scale] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  await cleanup();
+  process.exit(1);
+}

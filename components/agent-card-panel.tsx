@@ -1,0 +1,71 @@
+'use client';
+// The agent page's A2A card (docs/a2a.md): a link to the signed AgentCard, what it declares, and the
+// verdict of POST /api/v1/verify/agent-card on it (signature, serving domain, ERC-8004 registrations).
+import { useQuery } from '@tanstack/react-query';
+import { Card } from './ui/states';
+
+interface Verdict {
+  valid: boolean;
+  reasons: string[];
+  checked: { signature: { ok: boolean; kid: string | null; detail: string }; domain: { ok: boolean; detail: string } };
+}
+
+async function loadCard(agentId: string) {
+  const url = `/api/v1/agents/${encodeURIComponent(agentId)}/agent-card.json`;
+  const cardResponse = await fetch(url, { headers: { accept: 'application/json' } });
+  if (!cardResponse.ok) throw new Error(`The card could not be loaded (HTTP ${cardResponse.status})`);
+  const card = (await cardResponse.json()) as { supportedInterfaces: { url: string }[]; skills: { id: string; name: string }[] };
+  const verifyResponse = await fetch('/api/v1/verify/agent-card', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ card }),
+  });
+  const verdict = verifyResponse.ok ? ((await verifyResponse.json()) as Verdict) : null;
+  return { url, card, verdict };
+}
+
+export function AgentCardPanel({ agentId }: { agentId: string }) {
+  const query = useQuery({ queryKey: ['a2a-card', agentId], queryFn: () => loadCard(agentId), staleTime: 60_000, retry: false });
+  return (
+    <Card title="A2A agent card">
+      {query.isLoading ? (
+        <p className="text-sm text-slate-400" role="status">
+          Loading the card…
+        </p>
+      ) : query.error ? (
+        <p className="text-sm text-rose-300">{(query.error as Error).message}</p>
+      ) : (
+        <div className="flex flex-col gap-2 text-sm" data-testid="agent-card">
+          <p>
+            <a className="underline hover:text-white" href={query.data!.url}>
+              agent-card.json
+            </a>{' '}
+            <span className="text-slate-400">(A2A v1.0, JWS-signed by the router key)</span>
+          </p>
+          <p data-testid="agent-card-signature">
+            Signature:{' '}
+            {query.data!.verdict === null ? (
+              <span className="text-slate-400">not checked (try again later)</span>
+            ) : query.data!.verdict.checked.signature.ok ? (
+              <span className="text-emerald-300">valid (key {query.data!.verdict.checked.signature.kid?.slice(0, 10)}…)</span>
+            ) : (
+              <span className="text-rose-300">invalid: {query.data!.verdict.checked.signature.detail}</span>
+            )}
+          </p>
+          {query.data!.verdict ? (
+            <p>
+              Served by its domain:{' '}
+              {query.data!.verdict.checked.domain.ok ? (
+                <span className="text-emerald-300">yes</span>
+              ) : (
+                <span className="text-rose-300">no</span>
+              )}
+            </p>
+          ) : null}
+          <p className="break-all text-slate-400">Interface: {query.data!.card.supportedInterfaces[0]?.url}</p>
+          <p className="text-slate-400">Skills: {query.data!.card.skills.map((skill) => skill.name).join(', ')}</p>
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,78 @@
+import { getAddress } from 'viem';
+import { database } from '../core/db';
+import type { Caller } from '../core/caller';
+import { ApiError } from '../core/errors';
+import { microToClaw } from '../core/money';
+import { verifySignedMessage } from '../signatures/verify-signed-message';
+import { decisionText, type ApprovalRow } from './spend-policy';
+
+// Pending spend approvals (spend-policy.ts): the wallet's credentials read them; only the wallet's own
+// signature over the exact text decides one (docs/payments.md "Spend policies").
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+export function approvalView(row: ApprovalRow) {
+  const expired = (row.status === 'pending' || row.status === 'approved') && new Date(row.expires_at).getTime() <= Date.now();
+  return {
+    approval_id: row.id,
+    status: (expired ? 'expired' : row.status) as 'pending' | 'approved' | 'rejected' | 'used' | 'expired',
+    credential_id: row.credential_id,
+    reason: row.reason,
+    payee_agent_id: row.payee_agent_id,
+    payee_wallet: row.payee_wallet ? getAddress(row.payee_wallet) : null,
+    amount_claw: microToClaw(BigInt(row.amount)),
+    created_at: iso(row.created_at)!,
+    expires_at: iso(row.expires_at)!,
+    decided_at: iso(row.decided_at),
+    used_at: iso(row.used_at),
+    approve_message: decisionText('Approve', row),
+    reject_message: decisionText('Reject', row),
+  };
+}
+
+/** GET /api/v1/approvals: the caller's wallet's approvals, newest first (at most 100). */
+export async function listApprovals(wallet: string, status?: string) {
+  const rows = await database().sql.query<ApprovalRow>(
+    `SELECT * FROM spend_approvals WHERE lower(wallet) = lower($1) ORDER BY created_at DESC, id LIMIT 200`,
+    [wallet],
+  );
+  const views = rows.map(approvalView).filter((view) => !status || view.status === status);
+  return { approvals: views.slice(0, 100) };
+}
+
+async function loadApproval(id: string): Promise<ApprovalRow | null> {
+  const [row] = await database().sql.query<ApprovalRow>('SELECT * FROM spend_approvals WHERE id = $1::uuid', [id]);
+  return row ?? null;
+}
+
+/** GET /api/v1/approvals/{id}: one of the caller's wallet's approvals (404 for anyone else's). */
+export async function getApproval(caller: Caller, id: string) {
+  const row = await loadApproval(id);
+  if (!row || row.wallet.toLowerCase() !== caller.wallet.toLowerCase()) throw ApiError.notFound('Approval');
+  return approvalView(row);
+}
+
+/**
+ * POST /api/v1/approvals/{id}/approve (or /reject): the owner wallet's signature of the approval's
+ * exact approve_message (reject_message) followed by " <unix seconds>", fresh and never used before.
+ * A signature of any other wallet is 401 and changes nothing; an approval no longer pending is 409.
+ */
+export async function decideApproval(id: string, decision: 'approve' | 'reject', input: { message: string; signature: string }) {
+  const row = await loadApproval(id);
+  if (!row) throw ApiError.notFound('Approval');
+  await verifySignedMessage({
+    wallet: getAddress(row.wallet),
+    message: input.message,
+    signature: input.signature,
+    action: decisionText(decision === 'approve' ? 'Approve' : 'Reject', row),
+  });
+  const [updated] = await database().sql.query<ApprovalRow>(
+    `UPDATE spend_approvals SET status = $2, decided_at = now()
+     WHERE id = $1::uuid AND status = 'pending' AND expires_at > now() RETURNING *`,
+    [id, decision === 'approve' ? 'approved' : 'rejected'],
+  );
+  if (!updated) {
+    throw new ApiError('conflict', 'This approval is no longer pending', { status: approvalView(row).status });
+  }
+  return approvalView(updated);
+}
