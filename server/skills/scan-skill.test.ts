@@ -55,10 +55,12 @@ describe('scanSkill', () => {
     expect(scanSkill({ ...clean, name: 'Gas Saver', existingNames: ['Gas Tracker'] })).toEqual([]);
   });
 
-  it('stays fast on a 32 KiB adversarial payload', () => {
+  it('scans a 32 KiB adversarial payload without catastrophic backtracking', () => {
+    // Not a speed target (those live in benchmarks): a regular expression that backtracks exponentially
+    // takes minutes on this input, so a bound 10x above the usual time separates the two on a busy machine.
     const started = performance.now();
     scanSkill({ ...clean, integrationPayload: { x: `curl ${'a'.repeat(32_000)}`, y: 'ignore '.repeat(4000) } });
     scanSkill({ ...clean, integrationPayload: { x: 'curl '.repeat(6_000), y: 'wget -o && '.repeat(3_000) } });
-    expect(performance.now() - started).toBeLessThan(200);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
