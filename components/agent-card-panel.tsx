@@ -7,14 +7,35 @@ import { Card } from './ui/states';
 interface Verdict {
   valid: boolean;
   reasons: string[];
-  checked: { signature: { ok: boolean; kid: string | null; detail: string }; domain: { ok: boolean; detail: string } };
+  checked: {
+    signature: { ok: boolean; kid: string | null; detail: string };
+    domain: { ok: boolean; detail: string };
+    erc8004: { ok: boolean; detail: string };
+  };
+}
+
+interface CardExtension {
+  uri: string;
+  params?: { registry?: string; agentId?: number | string };
+}
+
+/** The ERC-8004 identity the card names (its eip-8004 extension, docs/a2a.md), if any. */
+function erc8004Of(card: { capabilities?: { extensions?: CardExtension[] } }) {
+  const extension = card.capabilities?.extensions?.find((e) => e.uri === 'https://eips.ethereum.org/EIPS/eip-8004');
+  return extension?.params?.registry && extension.params.agentId !== undefined
+    ? { registry: extension.params.registry, agentId: String(extension.params.agentId) }
+    : null;
 }
 
 async function loadCard(agentId: string) {
   const url = `/api/v1/agents/${encodeURIComponent(agentId)}/agent-card.json`;
   const cardResponse = await fetch(url, { headers: { accept: 'application/json' } });
   if (!cardResponse.ok) throw new Error(`The card could not be loaded (HTTP ${cardResponse.status})`);
-  const card = (await cardResponse.json()) as { supportedInterfaces: { url: string }[]; skills: { id: string; name: string }[] };
+  const card = (await cardResponse.json()) as {
+    supportedInterfaces: { url: string }[];
+    skills: { id: string; name: string }[];
+    capabilities?: { extensions?: CardExtension[] };
+  };
   const verifyResponse = await fetch('/api/v1/verify/agent-card', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -60,6 +81,18 @@ export function AgentCardPanel({ agentId }: { agentId: string }) {
               ) : (
                 <span className="text-rose-300">no</span>
               )}
+            </p>
+          ) : null}
+          {erc8004Of(query.data!.card) ? (
+            <p data-testid="agent-card-erc8004" className="break-all">
+              ERC-8004 identity: #{erc8004Of(query.data!.card)!.agentId} in <code>{erc8004Of(query.data!.card)!.registry}</code>
+              {query.data!.verdict ? (
+                query.data!.verdict.checked.erc8004.ok ? (
+                  <span className="text-emerald-300"> (its registration points back)</span>
+                ) : (
+                  <span className="text-rose-300"> (does not point back: {query.data!.verdict.checked.erc8004.detail})</span>
+                )
+              ) : null}
             </p>
           ) : null}
           <p className="break-all text-slate-400">Interface: {query.data!.card.supportedInterfaces[0]?.url}</p>

@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { compactVerify, createLocalJWKSet } from 'jose';
+import canonicalize from 'canonicalize';
+import { base64url, compactVerify, createLocalJWKSet, decodeProtectedHeader, flattenedVerify, type JSONWebKeySet } from 'jose';
 import { keccak256, parseEther, parseEventLogs, toHex, type Abi, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifact } from '../server/chain/artifacts';
 import { database, db } from '../server/core/db';
 import { indexErc8004 } from '../server/erc8004/indexer';
+import { agentCardJsonSchema } from './a2a-agent-card.schema';
 import { useTestChain } from './chain';
 import { fund } from './money';
 import { startTarget } from './targets';
@@ -281,5 +283,99 @@ describe('ERC-8004', () => {
       agentOwner.agentId,
     ]);
     expect(remaining).toHaveLength(0);
+  });
+});
+
+/** The card's JWS checked with jose over the RFC 8785 form of the card without `signatures`. */
+async function cardVerifies(card: Record<string, unknown> & { signatures: { protected: string; signature: string }[] }) {
+  const jwks = (await app.get('/api/v1/router/jwks')).body as JSONWebKeySet;
+  const { signatures, ...unsigned } = card;
+  expect(decodeProtectedHeader(signatures[0]!).kid).toBeTruthy();
+  return flattenedVerify(
+    {
+      protected: signatures[0]!.protected,
+      signature: signatures[0]!.signature,
+      payload: base64url.encode(canonicalize(unsigned)!),
+    },
+    createLocalJWKSet(jwks),
+  ).then(
+    () => true,
+    () => false,
+  );
+}
+
+describe('ERC-8004 in the A2A card and the registration file', () => {
+  it('a linked agent’s signed card carries the ERC-8004 extension {registry, agentId, chainId}; the verifier follows it back', async () => {
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    const validateCard = ajv.compile(agentCardJsonSchema);
+    const owner = await user('Card Linker');
+    await callableAgent(owner);
+    const before = (await app.get(`/api/v1/agents/${owner.agentId}/agent-card.json`)).body;
+    const extensionUris = (card: { capabilities: { extensions: { uri: string }[] } }) =>
+      card.capabilities.extensions.map((e) => e.uri);
+    expect(extensionUris(before)).toEqual(['urn:vouchsafe:a2a:invoke:v1']);
+
+    const tokenId = await registerAndLink(owner);
+    const card = (await app.get(`/api/v1/agents/${owner.agentId}/agent-card.json`)).body;
+    expect(validateCard(card), JSON.stringify(validateCard.errors)).toBe(true);
+    expect(extensionUris(card)).toEqual(['urn:vouchsafe:a2a:invoke:v1', 'https://eips.ethereum.org/EIPS/eip-8004']);
+    const extension = card.capabilities.extensions[1];
+    expect(extension.params).toEqual({
+      registry: registryRef(),
+      agentId: Number(tokenId),
+      chainId: 8453,
+      registrations: [{ agentId: Number(tokenId), agentRegistry: registryRef() }],
+    });
+    // Still signed, and the extension is covered by the signature.
+    expect(await cardVerifies(card)).toBe(true);
+    const tampered = structuredClone(card);
+    tampered.capabilities.extensions[1].params.agentId = Number(tokenId) + 1;
+    expect(await cardVerifies(tampered)).toBe(false);
+
+    // The verifier reads the extension and finds the registry's tokenURI is this agent's registration file.
+    const verdict = await app.post('/api/v1/verify/agent-card', { card });
+    expect(verdict.status).toBe(200);
+    expect(verdict.body.checked.erc8004.ok, JSON.stringify(verdict.body)).toBe(true);
+    expect(verdict.body.checked.erc8004.registrations).toHaveLength(1);
+    expect(verdict.body.checked.erc8004.registrations[0]).toMatchObject({
+      agent_id: tokenId.toString(),
+      agent_registry: registryRef(),
+    });
+    expect(verdict.body.checked.signature.ok).toBe(true);
+
+    // Unlinked: the extension is gone again.
+    await app.request('DELETE', `/api/v1/agents/${owner.agentId}/erc8004/link`, { token: owner.token });
+    const after = (await app.get(`/api/v1/agents/${owner.agentId}/agent-card.json`)).body;
+    expect(extensionUris(after)).toEqual(['urn:vouchsafe:a2a:invoke:v1']);
+    expect(await cardVerifies(after)).toBe(true);
+  });
+
+  it('x402Support is true only for a priced, callable agent on an instance with x402 on', async () => {
+    const x402Of = async (agentId: string) => {
+      const file = await app.get(`/api/v1/agents/${agentId}/registration.json`);
+      expect(file.status).toBe(200);
+      return file.body.x402Support as boolean;
+    };
+    const owner = await user('Payable');
+    // Not callable: nothing to pay for.
+    expect(await x402Of(owner.agentId)).toBe(false);
+    // Callable at 2 CLAW a call: the invoke route offers the price in USDC over x402 (the devnet has it on).
+    await callableAgent(owner, 2);
+    expect(await x402Of(owner.agentId)).toBe(true);
+    const offer = await app.post(`/api/v1/agents/${owner.agentId}/invoke`, { q: 1 }, { token: (await user('Broke')).token });
+    expect(offer.status).toBe(402);
+    expect(offer.headers.get('payment-required')).toBeTruthy();
+    // Free: the router never charges, so never takes x402.
+    await callableAgent(owner, 0);
+    expect(await x402Of(owner.agentId)).toBe(false);
+    // Paused by its owner: not callable.
+    await callableAgent(owner, 2);
+    const paused = await app.request('PATCH', `/api/v1/agents/${owner.agentId}`, {
+      token: owner.token,
+      body: { status: 'paused' },
+    });
+    expect(paused.status).toBe(200);
+    expect(await x402Of(owner.agentId)).toBe(false);
   });
 });

@@ -7,11 +7,12 @@ import { Card, ErrorState, Loading } from '../ui/states';
 import { AgentEditor } from './me-agent-editor';
 import { ApiKeys } from './me-api-keys';
 import { Credits } from './me-credits';
+import { Erc8004Link } from './me-erc8004';
 import { MemoryViewer } from './me-memory';
 import { SpendPolicies } from './me-spend';
 import { Webhooks } from './me-webhooks';
 
-// /me: the signed-in wallet's agents, API keys, credits, webhooks and agent memory, one card each.
+// /me: the signed-in wallet's agents (each with its ERC-8004 link), API keys, credits, webhooks and agent memory, one card each.
 
 export function MePage() {
   const session = useSession();
@@ -32,7 +33,7 @@ export function MePage() {
       <p className="break-all text-sm text-slate-400">
         Signed in as <span className="font-mono">{session.wallet}</span>
       </p>
-      <MyAgents />
+      <MyAgents wallet={session.wallet} />
       <ApiKeys />
       <SpendPolicies />
       <Credits />
@@ -42,7 +43,7 @@ export function MePage() {
   );
 }
 
-function MyAgents() {
+function MyAgents({ wallet }: { wallet: string }) {
   const trpc = useTRPC();
   const agents = useQuery(trpc.me.agents.queryOptions());
   if (agents.isLoading) return <Loading label="Loading your agents…" />;
@@ -63,7 +64,10 @@ function MyAgents() {
   return (
     <>
       {agents.data!.map((agent) => (
-        <AgentEditor key={agent.agent_id} agent={agent} />
+        <div key={agent.agent_id} className="flex flex-col gap-6">
+          <AgentEditor agent={agent} />
+          <Erc8004Link agent={agent} wallet={wallet} />
+        </div>
       ))}
     </>
   );

@@ -7,6 +7,7 @@ import { db, database } from '../core/db';
 import type { Agent } from '../core/db/generated/client';
 import { ApiError } from '../core/errors';
 import { currentRuntime } from '../core/runtime';
+import { linkOf } from '../erc8004/links';
 import { activeRouterKey } from '../invoke/router-keys';
 
 // Signed A2A v1.0 AgentCards (docs/a2a.md): one per callable agent and the platform's own at
@@ -24,6 +25,11 @@ export const INVOKE_BINDING = 'urn:vouchsafe:binding:invoke:v1';
 export const REST_BINDING = 'urn:vouchsafe:binding:rest:v1';
 /** The extension that carries Vouchsafe's invoke details (the JSON Schema of the payload, the price). */
 export const INVOKE_EXTENSION = 'urn:vouchsafe:a2a:invoke:v1';
+/**
+ * The extension through which a card names its ERC-8004 identity (docs/a2a.md, docs/spec-decisions.md):
+ * the EIP's own URL, as the verifier reads it (ERC8004_EXTENSION in verify-agent-card.ts).
+ */
+export const ERC8004_CARD_EXTENSION = 'https://eips.ethereum.org/EIPS/eip-8004';
 /** How long a card may be cached (the JWKS keeps a retired key listed longer: server/invoke/router-keys.ts). */
 export const CARD_MAX_AGE_S = 300;
 /** At most this many published skills are listed. */
@@ -86,6 +92,27 @@ const BEARER_SCHEMES = {
   },
 };
 
+/**
+ * The ERC-8004 identity an agent is linked to, as a card extension: `registry` (the Identity registry as
+ * a CAIP-10 account id, eip155:<chainId>:<address>), `agentId` and `chainId`, and `registrations` in the
+ * form of a registration file's, which the card verifier follows back through tokenURI. agentId is a JSON
+ * number when it fits one exactly, else a decimal string (as in the registration file).
+ */
+function erc8004Extension(link: { agent_id: string; agent_registry: string }): Record<string, unknown> {
+  const agentId = BigInt(link.agent_id) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(link.agent_id) : link.agent_id;
+  const chainId = Number(link.agent_registry.split(':')[1]);
+  return {
+    uri: ERC8004_CARD_EXTENSION,
+    description: 'ERC-8004 identity: this agent’s token in an Identity registry, verified on chain by Vouchsafe',
+    params: {
+      registry: link.agent_registry,
+      agentId,
+      chainId,
+      registrations: [{ agentId, agentRegistry: link.agent_registry }],
+    },
+  };
+}
+
 /** The unsigned card of an agent (404 when it is unknown or not callable). */
 export async function unsignedAgentCard(ref: string): Promise<Record<string, unknown>> {
   const agent = await requireAgent(ref).catch(() => null);
@@ -98,6 +125,7 @@ export async function unsignedAgentCard(ref: string): Promise<Record<string, unk
     take: MAX_SKILLS,
     select: { id: true, name: true, summary: true, description: true, category: true, tags: true },
   });
+  const link = await linkOf(agent.id);
   const invokeSchema = agent.invokeSchema as Record<string, unknown> | null;
   const invokeSkill: Record<string, unknown> = {
     id: 'invoke',
@@ -132,14 +160,13 @@ export async function unsignedAgentCard(ref: string): Promise<Record<string, unk
     capabilities: {
       streaming: false,
       pushNotifications: false,
-      // An agent linked to an ERC-8004 identity adds the extension the verifier reads
-      // (ERC8004_EXTENSION in verify-agent-card.ts, params.registrations: [{agentId, agentRegistry}]).
       extensions: [
         {
           uri: INVOKE_EXTENSION,
           description: 'Vouchsafe invocation: the payload’s JSON Schema, the price per call in CLAW and the agent’s records',
           params: invokeParams,
         },
+        ...(link ? [erc8004Extension(link)] : []),
       ],
     },
     securitySchemes: BEARER_SCHEMES,

@@ -8,7 +8,7 @@ import { currentRuntime } from '../core/runtime';
 import { routerJwks } from '../invoke/router-keys';
 import { checkOutboundUrl, type UrlPolicy } from '../net/check-url';
 import { OutboundError, outboundRequest } from '../net/outbound';
-import { agentCard, agentCardUrl, platformCard, wellKnownCardUrl } from './agent-card';
+import { agentCard, agentCardUrl, ERC8004_CARD_EXTENSION, platformCard, wellKnownCardUrl } from './agent-card';
 
 // POST /api/v1/verify/agent-card (docs/a2a.md): is this A2A AgentCard what it claims? Three checks,
 // each answered with a reason when it fails (never a 5xx for what a card or a remote host does):
@@ -21,7 +21,7 @@ import { agentCard, agentCardUrl, platformCard, wellKnownCardUrl } from './agent
 // answered from its own records, without a network round trip.
 
 /** The extension through which a card names its ERC-8004 registrations (params.registrations). */
-export const ERC8004_EXTENSION = 'https://eips.ethereum.org/EIPS/eip-8004';
+export const ERC8004_EXTENSION = ERC8004_CARD_EXTENSION;
 
 const FETCH_TIMEOUT_MS = 5_000;
 const MAX_CARD_BYTES = 256 * 1024;

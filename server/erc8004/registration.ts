@@ -1,5 +1,6 @@
 import { requireAgent } from '../agents/find-agent';
 import { currentRuntime } from '../core/runtime';
+import { x402Context } from '../x402/context';
 import { linkOf } from './links';
 
 // An agent's ERC-8004 registration file (registration-v1, docs/erc8004.md): what its agentURI
@@ -7,6 +8,21 @@ import { linkOf } from './links';
 // and the router's invoke route.
 
 export const REGISTRATION_TYPE = 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1';
+
+/**
+ * Whether a caller can pay this agent over x402 (docs/payments.md): the router's invoke route takes a
+ * PAYMENT-SIGNATURE for a priced, callable agent, when x402 is on for this instance (a chain, an asset and a
+ * facilitator). A free agent, one that is not callable, or an instance without x402: false.
+ */
+async function x402Supported(agent: {
+  status: string;
+  isCallable: boolean;
+  invokeUrl: string | null;
+  priceClawPerCall: bigint;
+}): Promise<boolean> {
+  if (agent.status !== 'active' || !agent.isCallable || !agent.invokeUrl || agent.priceClawPerCall <= 0n) return false;
+  return (await x402Context()) !== null;
+}
 
 export async function registrationFile(ref: string) {
   const agent = await requireAgent(ref);
@@ -34,7 +50,7 @@ export async function registrationFile(ref: string) {
     description: agent.bio || `${agent.name} (@${agent.handle}) on Vouchsafe`,
     image: agent.avatarUrl ?? `${base}/favicon.svg`,
     services,
-    x402Support: false,
+    x402Support: await x402Supported(agent),
     active: agent.status === 'active',
     registrations,
     supportedTrust: ['reputation'],

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { agentsOfWallet } from '../../agents/find-agent';
 import patchAgentEndpoint from '../../api/v1/agents.[id].patch';
+import erc8004LinkEndpoint from '../../api/v1/agents.[id].erc8004.link.post';
+import erc8004UnlinkEndpoint from '../../api/v1/agents.[id].erc8004.link.delete';
 import deleteMemoryEndpoint from '../../api/v1/agents.[id].memory.[key].delete';
 import createWebhookEndpoint from '../../api/v1/webhooks.post';
 import deleteWebhookEndpoint from '../../api/v1/webhooks.[id].delete';
@@ -41,6 +43,19 @@ export const meRouter = router({
     params: { id: input.agentId },
     body: input.patch,
   })),
+  /**
+   * POST /api/v1/agents/{id}/erc8004/link: without erc8004_agent_id the unsigned register(agentURI)
+   * transaction the page has the wallet send; with it, the link checked on chain (docs/erc8004.md).
+   */
+  linkErc8004: procedureFrom(
+    erc8004LinkEndpoint,
+    (input: { agentId: string; erc8004_agent_id?: string; agent_registry?: string }) => ({
+      params: { id: input.agentId },
+      body: { erc8004_agent_id: input.erc8004_agent_id, agent_registry: input.agent_registry },
+    }),
+  ),
+  /** DELETE /api/v1/agents/{id}/erc8004/link. */
+  unlinkErc8004: procedureFrom(erc8004UnlinkEndpoint, (input: { agentId: string }) => ({ params: { id: input.agentId } })),
   apiKeys: walletProcedure.query(async ({ ctx }) => ({
     ...(await listApiKeys(await sessionCaller(ctx.wallet))),
     scopes: WALLET_SCOPES,
