@@ -1,4 +1,4 @@
-// npm run bench -- scale [--preset small|medium|large] [--rounds N] [--seconds S] [--keep]
+// npm run bench -- scale [--preset small|medium|large] [--rounds N] [--seconds S] [--keep] [--schema NAME]
 // Issue 21's figures: every public read and the authenticated reads on a seeded database, through
 // the fast door (`server.ts`, one worker), with autocannon in this process and the server in its own.
 // 1. cold: one connection, `rounds` distinct requests per endpoint (each a different agent, page or
@@ -6,7 +6,9 @@
 //    allowed, as a client would see them), req/s; 3. raw node:http answering the health JSON in the same
 //    run; 4. the server's RSS after the run. PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL) is set
 //    (a fresh schema, dropped afterwards unless --keep), PGlite otherwise. Writes the "Data volume"
-//    section of docs/benchmarks.md.
+//    section of docs/benchmarks.md. --schema NAME (PostgreSQL) uses that schema: seeded once with the
+//    preset if it has no agents, reused as it is otherwise, and kept afterwards, so attempts on a shared
+//    machine need not reseed.
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -53,6 +55,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '50' },
     seconds: { type: 'string', default: '5' },
     keep: { type: 'boolean', default: false },
+    schema: { type: 'string' },
   },
 });
 const presetName = values.preset as keyof typeof PRESETS;
@@ -167,7 +170,10 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const loadAverage = os.loadavg();
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  const schema = `bench_scale_${process.pid}`;
+  if (values.schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(values.schema))
+    throw new Error('--schema must be a lower-case identifier');
+  const schema = values.schema ?? `bench_scale_${process.pid}`;
+  const keep = values.keep || values.schema !== undefined;
   const dataDir = await makeTempDir('scale');
   tempDirs.push(dataDir);
   const env: Record<string, string> = databaseUrl
@@ -184,11 +190,18 @@ async function main(): Promise<void> {
   const engine = databaseUrl ? 'PostgreSQL' : 'PGlite';
   if (buildIsStale(ROOT)) buildProduction(ROOT);
 
-  note(`seeding the ${presetName} preset on ${engine}`);
   const seedStarted = performance.now();
+  let seeded = false;
   const runtime = await startRuntime({ env: { ...process.env, ...env, LOG_LEVEL: 'warn' } });
   try {
-    await runtime.database.sql.withConnection((conn) => seedDatabase(conn, { ...PRESETS[presetName] }, { log: note }));
+    const [existing] = await runtime.database.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM agents');
+    if (values.schema && Number(existing?.n ?? 0) > 0) {
+      note(`reusing schema ${schema} (${Number(existing!.n).toLocaleString('en-US')} agents; not reseeded)`);
+    } else {
+      note(`seeding the ${presetName} preset on ${engine}`);
+      await runtime.database.sql.withConnection((conn) => seedDatabase(conn, { ...PRESETS[presetName] }, { log: note }));
+      seeded = true;
+    }
   } finally {
     await runtime.close();
   }
@@ -268,7 +281,7 @@ async function main(): Promise<void> {
   const rawResult = await load(`GET ${HEALTH} (raw node:http)`, `${raw.baseUrl}${HEALTH}`);
   await stopServer(raw);
 
-  if (databaseUrl && !values.keep) {
+  if (databaseUrl && !keep) {
     const client = new pg.Client({ connectionString: parsePostgresUrl(databaseUrl).connectionString });
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -291,7 +304,7 @@ Generated on ${startedAt.toISOString()} (${os.cpus().length} cores, load average
     .join(', ')}) on **${engine}** with the \`${presetName}\` preset (${counts.agents.toLocaleString('en-US')} agents,
 ${counts.endorsements.toLocaleString('en-US')} endorsements, ${counts.jobs.toLocaleString('en-US')} jobs,
 ${counts.signals.toLocaleString('en-US')} signals, ${counts['ledger-transactions'].toLocaleString('en-US')} ledger
-transactions, ${counts.events.toLocaleString('en-US')} events; seeded in ${seedSeconds.toFixed(0)} s). \`server.ts\`, one
+transactions, ${counts.events.toLocaleString('en-US')} events; ${seeded ? `seeded in ${seedSeconds.toFixed(0)} s` : `a schema seeded earlier with it and reused`}). \`server.ts\`, one
 worker, in a process of its own; autocannon in the bench's process. Cold: one connection, ${ROUNDS} distinct requests per
 endpoint before any load (each a different agent, page or term: no cache answers). Load: ${CONNECTIONS} connections for
 ${SECONDS} s on one URL per endpoint (the spec's caches answer where they apply).

@@ -8,7 +8,7 @@
 // EIP-55 form) and id md5('seed-agent-i'); low numbers are the hubs of a power-law endorsement graph,
 // agents 1-10 and one in 200 are verified, 15% have a tier.
 import type { Queryable } from '../server/core/db/sql-runner';
-import { refreshAgentStats } from '../server/trust/trust-counts';
+import { refreshAllAgentStats } from '../server/trust/trust-counts';
 import { refreshPropagatedTrust } from '../server/trust/propagated-trust';
 
 export const PRESETS = {
@@ -344,7 +344,8 @@ export async function seedDatabase(
     // VACUUM too: it merges the bulk load into the indexes and sets the visibility map.
     await step('vacuum analyze', 'VACUUM ANALYZE');
     let t = Date.now();
-    const refreshed = await refreshAgentStats(runner, Number.MAX_SAFE_INTEGER);
+    // set-based: the job's per-agent batches would take tens of minutes at the large preset
+    const refreshed = await refreshAllAgentStats(runner);
     log(`${'agent_stats'.padEnd(28)} ${((Date.now() - t) / 1000).toFixed(1)} s (${refreshed} marks)`);
     t = Date.now();
     const scored = await refreshPropagatedTrust(runner, { force: true });

@@ -1075,7 +1075,7 @@ export interface paths {
         };
         /**
          * Connection graph
-         * @description Without wallet: the most trusted agents and the edges among them. Bounded: `truncated` says when nodes or edges were cut.
+         * @description Without wallet: the most trusted agents and the edges among them. Bounded: `truncated` says when nodes or edges were cut. Answers are cached up to 30 s (dropped on any trust or agent change); when too many graphs are being computed at once the answer is 503 with Retry-After.
          */
         get: {
             parameters: {
@@ -1125,7 +1125,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable; Retry-After says when to retry) */
+                /** @description Too many graph computations in flight (service_unavailable, Retry-After), or the database is unavailable; The database is unavailable (service_unavailable; Retry-After says when to retry) */
                 503: {
                     headers: {
                         [name: string]: unknown;

@@ -1,7 +1,9 @@
 import type { Address } from 'viem';
 import { loadAgentMetrics } from './agent-metrics';
+import { ConcurrencyGate, GateFullError } from '../core/concurrency-gate';
 import { database, db } from '../core/db';
 import { ApiError } from '../core/errors';
+import { sharedCache, sharedState } from '../core/shared-state';
 import { topTrustedAgentIds } from './trust-counts';
 
 // Bounds that keep a dense graph at depth 4 fast: the response says when it was cut. Each hop
@@ -11,6 +13,24 @@ export const MAX_NODES = 200;
 export const MAX_EDGES = 2000;
 export const OVERVIEW_NODES = 50;
 export const EDGES_PER_NODE = 25;
+
+// At most GRAPH_CONCURRENCY graph computations run at once (each holds a pooled connection for
+// its hops), GRAPH_QUEUE more wait; past that a request gets 503 with Retry-After at once, so 50
+// graph requests in flight leave the rest of the pool to every other read. Identical requests in
+// flight share one computation, and answers are kept GRAPH_TTL_MS (dropped on any trust or agent
+// change anywhere), so a popular graph costs one computation per change.
+export const GRAPH_CONCURRENCY = 3;
+export const GRAPH_QUEUE = 24;
+export const GRAPH_TTL_MS = 30_000;
+export const GRAPH_RETRY_AFTER_SECONDS = 1;
+
+type Graph = Awaited<ReturnType<typeof computeConnectionGraph>>;
+const graphs = sharedCache<Graph>('trust.connection-graph', {
+  ttlMs: GRAPH_TTL_MS,
+  maxEntries: 5_000,
+  dropOn: ['trust', 'agent'],
+});
+const gate = sharedState('trust.connection-graph.gate', () => new ConcurrencyGate(GRAPH_CONCURRENCY, GRAPH_QUEUE));
 
 interface EdgeRow {
   source: string;
@@ -39,7 +59,24 @@ async function edgesTouching(ids: string[], perNode: number): Promise<{ edges: E
 }
 
 /** GET /api/graph/connections: the graph around a wallet's agents up to `depth` hops, or the most trusted agents. */
-export async function connectionGraph(input: { wallet?: Address; depth: number }) {
+export function connectionGraph(input: { wallet?: Address; depth: number }): Promise<Graph> {
+  const key = input.wallet ? `${input.wallet.toLowerCase()}|${input.depth}` : 'overview';
+  return graphs().get(key, async () => {
+    try {
+      return await gate().run(() => computeConnectionGraph(input));
+    } catch (error) {
+      if (!(error instanceof GateFullError)) throw error;
+      throw new ApiError(
+        'service_unavailable',
+        'Too many graph requests in flight; retry shortly',
+        { retry_after_seconds: GRAPH_RETRY_AFTER_SECONDS },
+        { 'Retry-After': String(GRAPH_RETRY_AFTER_SECONDS) },
+      );
+    }
+  });
+}
+
+async function computeConnectionGraph(input: { wallet?: Address; depth: number }) {
   let truncated = false;
   let centers: string[] = [];
   const visited = new Set<string>();

@@ -221,3 +221,58 @@ export async function topTrustedAgentIds(limit: number, runner: Queryable): Prom
     .slice(0, n)
     .map((row) => row.id);
 }
+
+/**
+ * Fills agent_stats for every agent in one set-based statement and clears every mark: a bulk load's
+ * refresh (the seed tool). Each endorser's standing is judged once per wallet rather than once per
+ * endorsement, and each count is one GROUP BY over its table, so 100,000 agents and 1,000,000 edges
+ * take seconds where refreshAgentStats' batches (per agent, per endorsement) take tens of minutes.
+ * Same COUNT_COLUMNS rules; the scale test compares its rows with live counts.
+ */
+export async function refreshAllAgentStats(runner: Queryable): Promise<number> {
+  const [row] = await runner.query<{ n: number }>(
+    `WITH standing AS (
+       SELECT w.wallet FROM (SELECT DISTINCT endorser_wallet AS wallet FROM endorsements WHERE status = 'active') w
+       WHERE ${endorserStandingSql('w.wallet')}),
+     endorsed AS (
+       SELECT e.subject_agent_id AS id, count(*) AS n,
+         count(*) FILTER (WHERE e.endorser_wallet IN (SELECT wallet FROM standing)) AS counted,
+         bool_or(e.attestation_type = 'verified' AND e.endorser_wallet = ANY($1::text[])) AS admin_verified
+       FROM endorsements e WHERE e.status = 'active' GROUP BY e.subject_agent_id),
+     attested AS (
+       SELECT subject_agent_id AS id, sum(CASE verdict WHEN 'positive' THEN 1 WHEN 'negative' THEN -1 ELSE 0 END) AS n
+       FROM attestations GROUP BY subject_agent_id),
+     published AS (
+       SELECT author_agent_id AS id, count(*) AS n FROM skills
+       WHERE status = 'active' AND removed_at IS NULL AND hidden_at IS NULL GROUP BY author_agent_id),
+     linked AS (
+       SELECT id, count(*) AS n FROM (
+         SELECT source_agent_id AS id, target_agent_id AS other FROM trust_edges
+         UNION SELECT target_agent_id, source_agent_id FROM trust_edges) pairs
+       WHERE other <> id GROUP BY id),
+     counted AS (
+       SELECT a.id, a.created_at, a.tier,
+         (a.verified_at IS NOT NULL OR coalesce(e.admin_verified, false)) AS verified,
+         coalesce(p.n, 0)::int AS published_skills,
+         GREATEST(0, coalesce(e.counted, 0) + coalesce(t.n, 0))::int AS received,
+         coalesce(e.n, 0)::int AS endorsement_count,
+         ${AGE_MONTHS('a.created_at')} AS age_months,
+         coalesce(l.n, 0)::int AS connections
+       FROM agents a LEFT JOIN endorsed e ON e.id = a.id LEFT JOIN attested t ON t.id = a.id
+         LEFT JOIN published p ON p.id = a.id LEFT JOIN linked l ON l.id = a.id),
+     cleared AS (DELETE FROM agent_stats_dirty RETURNING 1),
+     written AS (
+       INSERT INTO agent_stats (agent_id, verified, published_skills, received, endorsement_count, connections,
+         age_months, trust_score, agent_created_at, refreshed_at)
+       SELECT id, verified, published_skills, received, endorsement_count, connections, age_months, ${trustTotalSql()},
+         created_at, now() FROM counted
+       ON CONFLICT (agent_id) DO UPDATE SET verified = excluded.verified, published_skills = excluded.published_skills,
+         received = excluded.received, endorsement_count = excluded.endorsement_count, connections = excluded.connections,
+         age_months = excluded.age_months, trust_score = excluded.trust_score, agent_created_at = excluded.agent_created_at,
+         refreshed_at = excluded.refreshed_at
+       RETURNING 1)
+     SELECT (SELECT count(*) FROM written)::int AS n, (SELECT count(*) FROM cleared)::int AS cleared`,
+    [adminWallets()],
+  );
+  return Number(row?.n ?? 0);
+}

@@ -10,12 +10,16 @@ export default endpoint({
   path: '/api/graph/connections',
   summary: 'Connection graph',
   description:
-    'Without wallet: the most trusted agents and the edges among them. Bounded: `truncated` says when nodes or edges were cut.',
+    'Without wallet: the most trusted agents and the edges among them. Bounded: `truncated` says when nodes or edges were cut. ' +
+    'Answers are cached up to 30 s (dropped on any trust or agent change); when too many graphs are being computed at once the answer is 503 with Retry-After.',
   tags: ['Trust'],
   auth: 'none',
   query: z.object({ wallet: walletAddress.optional(), depth: queryInt(1, 4, 2) }),
   status: 200,
   response: graph,
-  errors: { 404: 'No agent for this wallet' },
+  errors: {
+    404: 'No agent for this wallet',
+    503: 'Too many graph computations in flight (service_unavailable, Retry-After), or the database is unavailable',
+  },
   handler: ({ query }) => connectionGraph({ wallet: query.wallet, depth: query.depth }),
 });
