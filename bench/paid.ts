@@ -212,9 +212,9 @@ async function run(): Promise<PaidResults> {
     env: { ...env, PORT: String(port), DATA_DIR: dataDir },
   });
   servers.push(server);
-  await waitForHealthy(server, '/api/v1/health');
-  const base = server.baseUrl;
   try {
+    await waitForHealthy(server, '/api/v1/health');
+    const base = server.baseUrl;
     echo = await startEchoServer();
     const ownerAccount = privateKeyToAccount(generatePrivateKey());
     const owner = await signIn(base, ownerAccount, 'bench-owner');
