@@ -342,6 +342,16 @@ export const SCALE_START = '<!-- scale:start -->';
 export const SCALE_END = '<!-- scale:end -->';
 
 /** The data volume section of a report, markers included, or '' when it has none. */
+export const PAID_START = '<!-- paid:start -->';
+export const PAID_END = '<!-- paid:end -->';
+
+/** The paid-calls section of a report (`npm run bench -- paid`), markers included; '' when absent. */
+export function paidSection(report: string): string {
+  const start = report.indexOf(PAID_START);
+  const end = report.indexOf(PAID_END);
+  return start >= 0 && end > start ? report.slice(start, end + PAID_END.length) : '';
+}
+
 export function scaleSection(report: string): string {
   const start = report.indexOf(SCALE_START);
   const end = report.indexOf(SCALE_END);

@@ -26,6 +26,7 @@ import {
   median,
   note,
   removeDir,
+  paidSection,
   scaleSection,
   startEchoServer,
   startServer,
@@ -867,8 +868,10 @@ async function main(): Promise<void> {
     renderEventsSection(events);
   // Formatted as `npm run format:check` expects, so a fresh report passes it.
   // `npm run bench -- scale` writes its own section (a seeded database); a full run keeps it.
-  const scale = scaleSection(await readFile(REPORT, 'utf8').catch(() => ''));
-  const markdown = await prettier.format(scale ? `${report.trimEnd()}\n\n${scale}\n` : report, {
+  // So does `npm run bench -- paid` (bench/paid.ts: paid calls and sign-in, on PostgreSQL too).
+  const previous = await readFile(REPORT, 'utf8').catch(() => '');
+  const kept = [scaleSection(previous), paidSection(previous)].filter(Boolean);
+  const markdown = await prettier.format(kept.length ? `${report.trimEnd()}\n\n${kept.join('\n\n')}\n` : report, {
     ...(await prettier.resolveConfig(REPORT)),
     filepath: REPORT,
   });
@@ -890,6 +893,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 // `npm run bench -- scale`: the data volume section alone (bench/scale.ts), on a seeded database.
 if (process.argv[2] === 'scale') await import('./scale');
+// `npm run bench -- paid`: paid calls, the router's added latency and sign-ins (bench/paid.ts; PostgreSQL with DATABASE_URL).
+if (process.argv[2] === 'paid') await import('./paid');
 
 try {
   await main();

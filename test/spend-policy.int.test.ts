@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem/accounts';
+import { database } from '../server/core/db';
+import { checkSpendPolicy, writeSpendPolicy } from '../server/credits/spend-policy';
 import { startTestApp, type TestApp } from './harness';
 import { clawBalance, fund } from './money';
 import { startTarget } from './targets';
@@ -323,5 +325,18 @@ describe('spend policies', () => {
       body: { spend_policy: { max_claw_per_call: 1 } },
     });
     expect(other.status).toBe(404);
+  });
+
+  it('applies a policy written after the credential spent (the cached policy is dropped at once)', async () => {
+    const credentialId = crypto.randomUUID();
+    const payer = { wallet: newWallet().address, credentialId };
+    const spend = { payee: null, amount: 5_000_000n, reason: 'invocation_charge' };
+    // No policy yet: the spend passes (and that answer is kept by this instance).
+    expect(await checkSpendPolicy(payer, spend, database().sql)).toBeNull();
+    expect(await checkSpendPolicy(payer, spend, database().sql)).toBeNull();
+    await writeSpendPolicy(credentialId, payer.wallet, { max_claw_per_call: 1_000_000n }, database().sql);
+    await expect(checkSpendPolicy(payer, spend, database().sql)).rejects.toMatchObject({ code: 'per_call_limit_exceeded' });
+    await database().sql.query('DELETE FROM spend_policies WHERE credential_id = $1::uuid', [credentialId]);
+    expect(await checkSpendPolicy(payer, spend, database().sql)).toBeNull();
   });
 });

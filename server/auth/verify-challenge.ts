@@ -2,7 +2,6 @@ import { getAddress } from 'viem';
 import { agentViewB, type AgentViewB } from '../directory/agent-views';
 import { loadOneAgentMetrics } from '../trust/agent-metrics';
 import { database, db, withTransaction } from '../core/db';
-import { copySpendPolicy } from '../credits/spend-policy';
 import { ApiError } from '../core/errors';
 import { hashSecret, newAccessToken, newApiKey, TOKEN_TTL_MS } from './credentials';
 import { verifyWalletSignature } from '../signatures/verify-signature';
@@ -45,14 +44,24 @@ export async function verifyChallenge(challengeId: string, signature: string) {
         expiresAt,
       },
     });
-    // The spend policy named in the signed challenge (create-challenge.ts) binds the token.
-    await copySpendPolicy(challenge.id, accessToken.id, runner);
     const hasKey = await tx.prisma.apiKey.findFirst({
       where: { wallet, agentPubkey: challenge.agentPubkey, source: 'verify' },
       select: { id: true, prefix: true },
     });
+    // The spend policy named in the signed challenge (create-challenge.ts) binds the token (and a new key):
+    // copied to each and dropped from the challenge in one statement.
+    const bindPolicy = (credentials: string[]) =>
+      runner.query(
+        `WITH copied AS (
+           INSERT INTO spend_policies (credential_id, wallet, restrict_payees, allowed_payees, max_per_call, approval_above)
+           SELECT c.id, s.wallet, s.restrict_payees, s.allowed_payees, s.max_per_call, s.approval_above
+           FROM spend_policies s, unnest($2::uuid[]) AS c(id) WHERE s.credential_id = $1::uuid
+           ON CONFLICT (credential_id) DO NOTHING RETURNING 1)
+         DELETE FROM spend_policies WHERE credential_id = $1::uuid`,
+        [challenge.id, credentials],
+      );
     if (hasKey) {
-      await runner.query('DELETE FROM spend_policies WHERE credential_id = $1::uuid', [challenge.id]);
+      await bindPolicy([accessToken.id]);
       return { apiKey: null, apiKeyPrefix: hasKey.prefix };
     }
     const key = newApiKey();
@@ -68,17 +77,17 @@ export async function verifyChallenge(challengeId: string, signature: string) {
         source: 'verify',
       },
     });
-    await copySpendPolicy(challenge.id, apiKey.id, runner);
-    await runner.query('DELETE FROM spend_policies WHERE credential_id = $1::uuid', [challenge.id]);
+    await bindPolicy([accessToken.id, apiKey.id]);
     return { apiKey: key.key, apiKeyPrefix: key.prefix };
   });
 
   // Sign-in reads the wallet's holdings afresh, so a new holder sees the tier at once.
-  const tier = await refreshTier(wallet);
-  const agent =
-    (await db().agent.findUnique({
+  const [tier, agent] = await Promise.all([
+    refreshTier(wallet),
+    db().agent.findUnique({
       where: { ownerWallet_agentPubkey: { ownerWallet: wallet, agentPubkey: challenge.agentPubkey } },
-    })) ?? null;
+    }),
+  ]);
   return {
     token,
     token_type: 'Bearer' as const,

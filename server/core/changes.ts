@@ -6,7 +6,8 @@
 //   credential: a token or API key was revoked (id: the credential)
 //   trust:      an endorsement, attestation or connection changed (id: the subject agent)
 //   event:      an event was appended to the log (id: its name); a wake-up only
-export const CHANGE_KINDS = ['agent', 'credential', 'trust', 'event', 'job'] as const;
+//   spend_policy: a credential's spend policy was written, changed or deleted (id: the credential)
+export const CHANGE_KINDS = ['agent', 'credential', 'trust', 'event', 'job', 'spend_policy'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export interface ChangeNotice {

@@ -4,6 +4,7 @@ import { database } from '../core/db';
 import type { SqlParams, Queryable } from '../core/db/sql-runner';
 import { afterRollback, ApiError } from '../core/errors';
 import { microToClaw } from '../core/money';
+import { sharedCache } from '../core/shared-state';
 
 // Spend policies (docs/payments.md "Spend policies"): per credential (an API key or an access token),
 // beside the daily limit, an allowlist of payees, a per-call maximum and an approval threshold above
@@ -56,6 +57,21 @@ export interface ApprovalRow {
   expires_at: Date | string;
   decided_at: Date | string | null;
   used_at: Date | string | null;
+}
+
+// Every paid call checks its credential's policy: kept here (most credentials have none, which is kept too)
+// until a policy is written, changed or deleted anywhere (the spend_policy change notice, which reaches this
+// instance before its own write returns). Reads inside a transaction go to the database.
+const policies = sharedCache<{ row: SpendPolicyRow | null }>('credits.spend-policies', {
+  ttlMs: 60_000,
+  maxEntries: 50_000,
+  dropOn: ['spend_policy', 'credential'],
+});
+
+/** The policy of a credential, from the cache when `runner` is the process-wide database. */
+async function policyFor(credentialId: string, runner: Queryable): Promise<SpendPolicyRow | null> {
+  if (runner !== database().sql) return loadSpendPolicy(credentialId, runner);
+  return (await policies().get(credentialId, async () => ({ row: await loadSpendPolicy(credentialId, runner) }))).row;
 }
 
 const big = (value: string | bigint | null): bigint | null => (value === null ? null : BigInt(value));
@@ -175,7 +191,7 @@ export async function checkSpendPolicy(
   runner: Queryable,
 ): Promise<string | null> {
   if (!payer.credentialId || spend.amount <= 0n) return null;
-  const policy = await loadSpendPolicy(payer.credentialId, runner);
+  const policy = await policyFor(payer.credentialId, runner);
   if (!policy) return null;
   const payee = spend.payee;
   refuseUnlistedPayee(policy, payee);

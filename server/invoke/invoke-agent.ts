@@ -130,14 +130,23 @@ function parseBody(body: Buffer, contentType: string | undefined): unknown {
   return text;
 }
 
-async function forward(
+/** A forward ready to send: the body and the signed headers. */
+interface PreparedForward {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * The caller's identity headers and the RFC 9421 signature over them. Computed while the charge's statement
+ * is on its way to the database (it needs nothing the charge decides), so the signature costs the call no wait.
+ */
+async function prepareForward(
   target: Agent & { invokeUrl: string },
   caller: Caller,
   id: string,
   input: InvokeInput,
   waitMs: number,
-): Promise<Outcome> {
-  const { config } = currentRuntime();
+): Promise<PreparedForward> {
   const trust = caller.agentId
     ? await callerTrust().get(caller.agentId, async () => {
         const metrics = await loadOneAgentMetrics({ id: caller.agentId! }, database().sql);
@@ -157,15 +166,25 @@ async function forward(
   };
   // Absent rather than empty when the caller has no agent, so that the signature covers what is sent.
   if (caller.agentId) identity['x-service-caller-agent-id'] = caller.agentId;
+  const headers = await signForwardedRequest(
+    { method: 'POST', url: target.invokeUrl, headers: identity, body, nonce: id },
+    database().sql,
+  );
+  return { body, headers };
+}
+
+async function forward(
+  target: Agent & { invokeUrl: string },
+  id: string,
+  prepared: PreparedForward,
+  waitMs: number,
+): Promise<Outcome> {
+  const { config } = currentRuntime();
   try {
-    const headers = await signForwardedRequest(
-      { method: 'POST', url: target.invokeUrl, headers: identity, body, nonce: id },
-      database().sql,
-    );
     const response = await outboundRequest(target.invokeUrl, {
       method: 'POST',
-      body,
-      headers,
+      body: prepared.body,
+      headers: prepared.headers,
       timeoutMs: waitMs,
       allowPrivate: config.ALLOW_PRIVATE_URLS,
     });
@@ -211,6 +230,11 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   }
   const waitMs = routerWaitMs(input.timeoutMs);
   const escrow = holdAccount('invocation', id);
+  // The signed forward is prepared while the charge is on its way (used only once the charge committed).
+  const preparing = prepareForward(target, caller, id, input, waitMs).then(
+    (prepared) => ({ prepared, error: null }),
+    (error: unknown) => ({ prepared: null, error }),
+  );
   const chargedAt = new Date();
 
   // x402: the price paid in USDC (settled before anything is forwarded, so no call runs unpaid).
@@ -239,6 +263,7 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
      VALUES (${p.add(id)}, ${p.add(caller.wallet)}, ${p.add(caller.agentId)}::uuid, ${p.add(target.id)}::uuid, ${p.add(target.ownerWallet)},
        ${p.add(fee.toString())}::bigint, 'pending', ${p.add(input.family)}, ${p.add(chargedAt)}::timestamptz)
      RETURNING id`;
+  let recording: Promise<unknown> | null = null;
   if (paid && x402) {
     // The USDC bought CLAW: the price goes into escrow as for a CLAW charge, the rounding's remainder to
     // the caller, the payment's record and the invocation's in the same statement.
@@ -260,6 +285,21 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
       },
       sql,
     );
+  } else if (fee === 0n) {
+    // A free call moves no money: its record is written while the call is forwarded, and must have been
+    // written before the call is settled (below).
+    recording = callerPays(
+      {
+        caller,
+        amount: 0n,
+        to: escrow,
+        reason: 'invocation_charge',
+        ref: { type: 'invocation', id },
+        alongside: (p) => [`invocation AS (${record(p)})`],
+      },
+      sql,
+    );
+    recording.catch(() => {});
   } else {
     // The charge and the invocation's record are one statement; a 402 leaves no trace.
     try {
@@ -287,10 +327,17 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
     }
   }
 
-  const started = performance.now();
   // From here the call settles whatever happens to the caller's connection: an answer in time is paid.
-  const outcome = await forward(target, caller, id, input, waitMs);
+  const { prepared, error: unprepared } = await preparing;
+  const started = performance.now();
+  let outcome: Outcome;
+  if (prepared) outcome = await forward(target, id, prepared, waitMs);
+  else {
+    log.warn({ invocation_id: id, target_agent_id: target.id, err: (unprepared as Error)?.message }, 'invocation not signed');
+    outcome = { status: 'error', httpStatus: 0, response: null, error: 'target_unreachable' };
+  }
   const durationMs = Math.round(performance.now() - started);
+  if (recording) await recording;
 
   // Settling the escrow, the invocation's status and its agent.invoked event are one statement.
   const finish = (p: SqlParams) =>
