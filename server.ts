@@ -141,7 +141,9 @@ async function serve(runtime: Runtime): Promise<void> {
   const nextHandler = nextApp.getRequestHandler();
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const pathname = (request.url ?? '/').split('?')[0]!;
+    const url = request.url ?? '/';
+    const query = url.indexOf('?');
+    const pathname = query === -1 ? url : url.slice(0, query);
     if (isRestApiPath(pathname)) return void apiListener(request, response);
     // Next's routes (tRPC) read the client from the last X-Forwarded-For entry: without a trusted
     // proxy that is the socket's address, never what the client wrote, as the REST door does.

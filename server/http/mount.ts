@@ -6,6 +6,7 @@ import { ApiError } from '../core/errors';
 import { rateLimitHeaders } from '../core/rate-limit';
 import { currentRuntime } from '../core/runtime';
 import { clientIp } from './client-ip';
+import { jsonAnswer } from './common-headers';
 import { Reply, successStatuses, type AnyEndpoint } from './endpoint';
 import { readIdempotencyKey } from './idempotency';
 import { parseBody, parseParamsAndQuery, requireScopes, runDeclared, scopeList, type RawInput } from './policy';
@@ -75,12 +76,13 @@ export function mountEndpoint(app: OpenAPIHono, def: AnyEndpoint): void {
     const { config } = currentRuntime();
     const request = context.req.raw;
     const ip = clientIp(context, config.TRUST_PROXY);
-    const presented = await authenticate(request, def.auth);
+    // A public endpoint skips the await (and the microtask) of asking for no credentials.
+    const presented = def.auth === 'none' ? null : await authenticate(request, def.auth);
     if (presented && !isClaim(presented)) requireScopes(presented, def.scopes);
 
     // Only what the endpoint reads is checked: an endpoint without a query ignores the query string
-    // (it documents no 400 for it).
-    const raw: RawInput = { params: context.req.param(), query: def.query ? queryObject(context) : {} };
+    // (it documents no 400 for it); one without path parameters has none to decode.
+    const raw: RawInput = { params: def.params ? context.req.param() : {}, query: def.query ? queryObject(context) : {} };
     const { params, query } = parseParamsAndQuery(def, raw);
     const rawBody = def.body ? await readJsonBody(request, def.bodyLimit ?? DEFAULT_BODY_LIMIT) : undefined;
     raw.body = rawBody;
@@ -96,6 +98,7 @@ export function mountEndpoint(app: OpenAPIHono, def: AnyEndpoint): void {
     }
 
     const key = def.idempotent && caller ? readIdempotencyKey(request) : null;
+    let limitHeaders: Record<string, string> | undefined;
     const { answer, replayed } = await runDeclared(
       def,
       {
@@ -105,19 +108,23 @@ export function mountEndpoint(app: OpenAPIHono, def: AnyEndpoint): void {
         request,
         requestId: context.get('requestId' as never) as string,
         idempotency: key ? { key, path: context.req.path, rawBody } : null,
-        onRateLimit: (result) => {
-          for (const [name, value] of Object.entries(rateLimitHeaders(result))) context.header(name, value);
-        },
+        onRateLimit: def.rateLimit
+          ? (result) => {
+              // On the answer, and through Hono on an error answer if the handler fails.
+              limitHeaders = rateLimitHeaders(result);
+              for (const [name, value] of Object.entries(limitHeaders)) context.header(name, value);
+            }
+          : undefined,
       },
       parsed,
     );
     if (replayed && answer instanceof Reply) {
-      return context.json(answer.body as object, answer.status as 200, { 'Idempotent-Replayed': 'true' });
+      return jsonAnswer(context, answer.status, answer.body, { ...limitHeaders, 'Idempotent-Replayed': 'true' });
     }
     if (answer instanceof Response) return answer;
     return answer.status === 204
       ? context.body(null, 204, answer.headers)
-      : context.json(answer.body as object, answer.status as 200, answer.headers);
+      : jsonAnswer(context, answer.status, answer.body, limitHeaders ? { ...limitHeaders, ...answer.headers } : answer.headers);
   });
   registerDocument(app, def);
 }

@@ -177,7 +177,9 @@ export async function runDeclared(
   }
   let hits: Hit[] = [];
   try {
-    const limits = await applyRateLimits(def, { ...input, caller, request: call.request });
+    const limits = def.rateLimit
+      ? await applyRateLimits(def, { ...input, caller, request: call.request })
+      : { hits: [], tightest: null };
     hits = limits.hits;
     if (limits.tightest) call.onRateLimit?.(limits.tightest);
     const result = await def.handler({ ...input, caller, request: call.request, requestId: call.requestId });
