@@ -26,14 +26,7 @@ const hits: Hit[] = [];
 const failuresLeft = new Map<string, number>();
 
 beforeAll(async () => {
-  // The retry schedule and claims are tested here with the circuit breaker out of the way (a loaded
-  // machine's timeouts would open it mid-test); test/webhooks-circuit.int.test.ts tests the circuit.
-  app = await startTestApp({
-    SERVICE_NETWORK: 'testnet',
-    WEBHOOK_TIMEOUT_MS: '1000',
-    WEBHOOK_DISABLE_AFTER: '2',
-    WEBHOOK_CIRCUIT_AFTER: '10000',
-  });
+  app = await startTestApp({ SERVICE_NETWORK: 'testnet', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_DISABLE_AFTER: '2' });
   receiver = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
