@@ -9,6 +9,7 @@ const LOAD_TESTS = [
   'test/webhooks-fairness.int.test.ts',
   'test/instances.int.test.ts',
   'test/chaos.int.test.ts',
+  'test/backpressure-load.int.test.ts',
 ];
 
 export default defineConfig({

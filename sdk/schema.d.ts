@@ -8134,7 +8134,7 @@ export interface paths {
         put?: never;
         /**
          * Run a pipeline now
-         * @description Runs every step in order and answers the run record (status succeeded or failed; the first failed step stops the run). Each step charges its agent’s price to the pipeline’s owner.
+         * @description Runs every step in order and answers the run record (status succeeded or failed; the first failed step stops the run). Each step charges its agent’s price to the pipeline’s owner. Runs at once are bounded: per caller (429) and per instance (503), both with Retry-After.
          */
         post: {
             parameters: {
@@ -8214,7 +8214,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Rate limit exceeded (Retry-After says when to retry) */
+                /** @description The caller has PIPELINE_MAX_RUNS_PER_CALLER runs going; Rate limit exceeded (Retry-After says when to retry) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8241,7 +8241,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The instance has PIPELINE_MAX_CONCURRENT_RUNS runs going; The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10270,7 +10270,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The instance holds STREAM_MAX_OPEN open streams (Retry-After); The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
                 503: {
                     headers: {
                         [name: string]: unknown;

@@ -131,6 +131,17 @@ const schema = z.object({
   STREAM_MAX_PER_CALLER: int(1, 10_000).default(5),
   WEBHOOK_TIMEOUT_MS: int(100, 60_000).default(10_000),
   WEBHOOK_DISABLE_AFTER: int(1, 10_000).default(10),
+  // Backpressure (docs/reliability.md, Limits): open streams on one instance (503 above), webhook
+  // attempts in flight from one instance and to one webhook, the failed attempts in a row that pause
+  // a webhook (its circuit opens: 1 s, doubling, at most WEBHOOK_CIRCUIT_MAX_MS; then one probe at a
+  // time), and pipeline runs started by requests at once on one instance (503 above) and per caller (429).
+  STREAM_MAX_OPEN: int(1, 1_000_000).default(10_000),
+  WEBHOOK_MAX_IN_FLIGHT: int(1, 10_000).default(64),
+  WEBHOOK_MAX_PER_RECEIVER: int(1, 1_000).default(4),
+  WEBHOOK_CIRCUIT_AFTER: int(1, 10_000).default(5),
+  WEBHOOK_CIRCUIT_MAX_MS: int(1000, 86_400_000).default(300_000),
+  PIPELINE_MAX_CONCURRENT_RUNS: int(1, 10_000).default(32),
+  PIPELINE_MAX_RUNS_PER_CALLER: int(1, 10_000).default(4),
   WEBHOOKS_PER_CALLER: int(1, 10_000).default(20),
 });
 

@@ -22,6 +22,8 @@ import { LEASE_RENEW_MS, streamSlots, type StreamSlots } from './stream-slots';
 const REPLAY_BATCH = 500;
 /** A reader this far behind (bytes queued) is closed with `reconnect`; it resumes from the log. */
 const MAX_QUEUED_BYTES = 1024 * 1024;
+/** Live batches held back while a stream replays; past this many it is closed with `reconnect` (slow_reader). */
+const MAX_HELD_BATCHES = 256;
 export const RETRY_HINT_MS = 3000;
 const MAX_SWEEP_MS = 1000;
 
@@ -79,6 +81,8 @@ class Streams {
   /** Credentials named by recent notices (null: every credential), with when they were heard. */
   readonly recentNotices = new Map<string | null, number>();
   readonly all = new Set<StreamConnection>();
+  /** Streams past the open-stream check that are not in `all` yet (their lease is being taken). */
+  opening = 0;
   readonly slots: StreamSlots;
   private timer: ReturnType<typeof setInterval> | null = null;
   private lastRenew = Date.now();
@@ -228,8 +232,9 @@ class StreamConnection implements HubSubscriber {
   }
 
   deliver(events: LoggedEvent[]): void {
-    if (this.buffered) this.buffered.push(events);
-    else this.send(events);
+    if (!this.buffered) this.send(events);
+    else if (this.buffered.length < MAX_HELD_BATCHES) this.buffered.push(events);
+    else this.close('slow_reader');
   }
 
   send(events: LoggedEvent[]): void {
@@ -294,7 +299,22 @@ export async function openStream(request: StreamRequest): Promise<Response> {
   const { config } = currentRuntime();
   const wallet = request.viewer.wallet.toLowerCase();
   const owner = streams();
-  const lease = await owner.slots.acquire(wallet, config.STREAM_MAX_PER_CALLER);
+  // The instance's bound on open streams (memory and file descriptors): past it, 503 and come back later.
+  if (owner.all.size + owner.opening >= config.STREAM_MAX_OPEN) {
+    throw new ApiError(
+      'service_unavailable',
+      'This instance holds as many open streams as it allows; retry shortly',
+      { limit: config.STREAM_MAX_OPEN },
+      { 'Retry-After': String(Math.ceil(RETRY_HINT_MS / 1000) * 2) },
+    );
+  }
+  owner.opening++;
+  let lease: string | null;
+  try {
+    lease = await owner.slots.acquire(wallet, config.STREAM_MAX_PER_CALLER);
+  } finally {
+    owner.opening--;
+  }
   if (!lease) {
     throw new ApiError(
       'rate_limited',

@@ -52,31 +52,36 @@ export function memorySlots(): StreamSlots {
   };
 }
 
+/** Lease acquisitions in flight on one instance (PostgreSQL): each holds a connection of the pool. */
+export const MAX_ACQUIRING = 4;
+
+/**
+ * Runs at most `limit` of the calls at once, the rest waiting in order (in memory: a burst of
+ * stream opens must not hold every pooled connection waiting on one caller's advisory lock, which
+ * starved every other request, health included; the waiters are bounded by STREAM_MAX_OPEN).
+ */
+function gate(limit: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active++;
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
 export function databaseSlots(database: Database): StreamSlots {
   const instance = randomUUID();
+  const acquiring = gate(MAX_ACQUIRING);
   return {
     instance,
-    async acquire(wallet, max) {
-      const lease = randomUUID();
-      // One caller's acquisitions run one at a time (advisory lock per wallet), so two instances
-      // cannot both take the last slot.
-      const taken = await withTransaction(
-        async ({ sql }) => {
-          await sql.query(`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext('vs_stream:' || $1))`, [wallet]);
-          await sql.query('DELETE FROM stream_leases WHERE wallet = $1 AND expires_at < now()', [wallet]);
-          const rows = await sql.query<{ id: string }>(
-            `INSERT INTO stream_leases (id, wallet, instance, expires_at)
-           SELECT $1, $2, $3, now() + ($5::int * interval '1 millisecond')
-           WHERE (SELECT count(*) FROM stream_leases WHERE wallet = $2) < $4
-           RETURNING id`,
-            [lease, wallet, instance, max, LEASE_TTL_MS],
-          );
-          return rows.length > 0;
-        },
-        { database, timeoutMs: 5_000 },
-      );
-      return taken ? lease : null;
-    },
+    acquire: (wallet, max) => acquiring(() => acquireLease(wallet, max)),
     async release(_wallet, lease) {
       await database.sql.query('DELETE FROM stream_leases WHERE id = $1', [lease]);
     },
@@ -87,6 +92,28 @@ export function databaseSlots(database: Database): StreamSlots {
       );
     },
   };
+
+  async function acquireLease(wallet: string, max: number): Promise<string | null> {
+    const lease = randomUUID();
+    // One caller's acquisitions run one at a time (advisory lock per wallet), so two instances
+    // cannot both take the last slot.
+    const taken = await withTransaction(
+      async ({ sql }) => {
+        await sql.query(`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext('vs_stream:' || $1))`, [wallet]);
+        await sql.query('DELETE FROM stream_leases WHERE wallet = $1 AND expires_at < now()', [wallet]);
+        const rows = await sql.query<{ id: string }>(
+          `INSERT INTO stream_leases (id, wallet, instance, expires_at)
+           SELECT $1, $2, $3, now() + ($5::int * interval '1 millisecond')
+           WHERE (SELECT count(*) FROM stream_leases WHERE wallet = $2) < $4
+           RETURNING id`,
+          [lease, wallet, instance, max, LEASE_TTL_MS],
+        );
+        return rows.length > 0;
+      },
+      { database, timeoutMs: 5_000 },
+    );
+    return taken ? lease : null;
+  }
 }
 
 const ACQUIRE = `

@@ -22,21 +22,36 @@ import { decryptSecret, signatureHeaders } from './signing';
 // in turns across webhooks (each webhook's oldest first), so a backlog of one never queues another;
 // each attempt is settled as soon as it ends (attempts ending together share one statement), and a
 // freed slot is refilled at once.
+//
+// A dead receiver costs little (issue 23, backpressure): after WEBHOOK_CIRCUIT_AFTER attempts in a
+// row failed (refused, timed out, non-2xx), its circuit opens: none of its deliveries is claimed
+// until `paused_until` (1 s, doubling with each further failure, at most WEBHOOK_CIRCUIT_MAX_MS), and
+// then one attempt at a time probes it; a success closes the circuit. Waiting deliveries keep their
+// attempts (the retry schedule counts attempts made, not time paused). The queue itself is the
+// table (disk, not memory); memory is bounded by WEBHOOK_MAX_IN_FLIGHT attempts (64 KiB answer cap each).
 
 export const RETRY_DELAYS_MS = [30_000, 5 * 60_000, 30 * 60_000];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 const FAN_OUT_BATCH = 500;
 const CLAIM_BATCH = 50;
-/** Attempts in flight to one webhook, across instances. */
+/** Attempts in flight to one webhook, across instances (WEBHOOK_MAX_PER_RECEIVER's default). */
 export const PER_RECEIVER = 4;
-/** Attempts in flight from one sender (one per database handle and process). */
-const MAX_IN_FLIGHT = 64;
+/** The first pause of an open circuit; each further failed attempt doubles it. */
+export const CIRCUIT_BASE_MS = 1000;
 
 export interface WebhookSettings {
   timeoutMs: number;
   allowPrivate: boolean;
   authSecret: string;
   disableAfter: number;
+  /** Attempts in flight from one sender (one per database handle and process). */
+  maxInFlight: number;
+  /** Attempts in flight to one webhook, across instances. */
+  perReceiver: number;
+  /** Failed attempts in a row that open a webhook's circuit. */
+  circuitAfter: number;
+  /** The longest pause of an open circuit. */
+  circuitMaxMs: number;
 }
 
 export function webhookSettings(runtime: Runtime): WebhookSettings {
@@ -46,6 +61,10 @@ export function webhookSettings(runtime: Runtime): WebhookSettings {
     allowPrivate: config.ALLOW_PRIVATE_URLS,
     authSecret: config.AUTH_SECRET,
     disableAfter: config.WEBHOOK_DISABLE_AFTER,
+    maxInFlight: config.WEBHOOK_MAX_IN_FLIGHT,
+    perReceiver: config.WEBHOOK_MAX_PER_RECEIVER,
+    circuitAfter: config.WEBHOOK_CIRCUIT_AFTER,
+    circuitMaxMs: config.WEBHOOK_CIRCUIT_MAX_MS,
   };
 }
 
@@ -110,22 +129,31 @@ const DUE = `((d.status = 'pending' AND d.next_attempt_at <= $1) OR (d.status = 
 /**
  * Claims up to `limit` due deliveries, the attempt counted and leased in the claim: in turns across
  * webhooks (every webhook's first due delivery, then every second one...), and never more than
- * PER_RECEIVER in flight to one webhook counting the live leases of every instance.
+ * `perReceiver` in flight to one webhook counting the live leases of every instance; none of a
+ * paused webhook (open circuit), and one at a time of a webhook whose circuit was open (the probe).
  */
-async function claimDue(sql: Queryable, now: Date, leaseMs: number, limit: number): Promise<ClaimedRow[]> {
+async function claimDue(
+  sql: Queryable,
+  now: Date,
+  leaseMs: number,
+  limit: number,
+  settings: Pick<WebhookSettings, 'perReceiver' | 'circuitAfter'>,
+): Promise<ClaimedRow[]> {
   return sql.query<ClaimedRow>(
     `WITH busy AS (
        SELECT webhook_id, count(*)::int AS n FROM webhook_deliveries
        WHERE status = 'delivering' AND claimed_until >= $1 GROUP BY webhook_id
      ), ranked AS (
        SELECT d.id, d.next_attempt_at,
-         row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.id) + coalesce(b.n, 0) AS turn
+         row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.id) + coalesce(b.n, 0) AS turn,
+         CASE WHEN w.failed_attempts >= $5 THEN 1 ELSE $4 END AS slots
        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.is_active
+         AND (w.paused_until IS NULL OR w.paused_until <= $1)
        LEFT JOIN busy b ON b.webhook_id = d.webhook_id
        WHERE ${DUE}
      ), due AS (
        SELECT d.id FROM webhook_deliveries d JOIN ranked r ON r.id = d.id
-       WHERE r.turn <= $4 AND ${DUE}
+       WHERE r.turn <= r.slots AND ${DUE}
        ORDER BY r.turn, r.next_attempt_at
        LIMIT $3
        FOR UPDATE OF d SKIP LOCKED
@@ -135,7 +163,7 @@ async function claimDue(sql: Queryable, now: Date, leaseMs: number, limit: numbe
      FROM due, webhooks w, events e
      WHERE d.id = due.id AND w.id = d.webhook_id AND e.id = d.event_id
      RETURNING d.id, d.webhook_id, d.event_id::text AS event_id, d.attempts, w.url, w.secret_ciphertext, e.name, e.data, e.created_at`,
-    [now, new Date(now.getTime() + leaseMs), limit, PER_RECEIVER],
+    [now, new Date(now.getTime() + leaseMs), limit, settings.perReceiver, settings.circuitAfter],
   );
 }
 
@@ -213,18 +241,23 @@ async function settle(
        WHERE d.id = r.id AND d.status = 'delivering' AND d.attempts = r.attempts
        RETURNING d.webhook_id, r.ok, r.final
      ), tally AS (
-       SELECT webhook_id, count(*) FILTER (WHERE ok)::int AS ok, count(*) FILTER (WHERE final)::int AS failed
+       SELECT webhook_id, count(*) FILTER (WHERE ok)::int AS ok, count(*) FILTER (WHERE final)::int AS failed,
+         count(*) FILTER (WHERE NOT ok)::int AS missed
        FROM settled GROUP BY webhook_id
      )
      UPDATE webhooks w
-     SET delivery_count = w.delivery_count + t.ok,
+     SET failed_attempts = CASE WHEN t.ok > 0 THEN 0 ELSE w.failed_attempts + t.missed END,
+         paused_until = CASE WHEN t.ok > 0 OR w.failed_attempts + t.missed < $10 THEN NULL
+           ELSE $13::timestamptz + least($11::float8, $12::float8 * power(2, least(w.failed_attempts + t.missed - $10, 40)))
+             * interval '1 millisecond' END,
+         delivery_count = w.delivery_count + t.ok,
          last_delivered_at = CASE WHEN t.ok > 0 THEN $8::timestamptz ELSE w.last_delivered_at END,
          consecutive_failures = CASE WHEN t.ok > 0 THEN 0 ELSE w.consecutive_failures + t.failed END,
          is_active = CASE WHEN t.ok = 0 AND w.consecutive_failures + t.failed >= $9 THEN false ELSE w.is_active END,
          disabled_reason = CASE WHEN t.ok = 0 AND w.consecutive_failures + t.failed >= $9 THEN 'too many failed deliveries'
                                 ELSE w.disabled_reason END
      FROM tally t
-     WHERE w.id = t.webhook_id AND (t.ok > 0 OR t.failed > 0)`,
+     WHERE w.id = t.webhook_id`,
     [
       rows.map((row) => row.id),
       rows.map((row) => row.attempts),
@@ -235,6 +268,10 @@ async function settle(
       next,
       new Date().toISOString(),
       settings.disableAfter,
+      settings.circuitAfter,
+      settings.circuitMaxMs,
+      CIRCUIT_BASE_MS,
+      now.toISOString(),
     ],
   );
 }
@@ -261,7 +298,7 @@ async function attemptDelivery(row: ClaimedRow, settings: WebhookSettings): Prom
 }
 
 /**
- * Sends due deliveries from one database handle: keeps up to MAX_IN_FLIGHT attempts going, claims
+ * Sends due deliveries from one database handle: keeps up to `maxInFlight` attempts going, claims
  * again whenever one ends or new deliveries are announced (wake), settles each attempt as soon as it
  * ends, and finishes a run when nothing is due and nothing is in flight.
  */
@@ -327,11 +364,17 @@ class Sender {
     let made = 0;
     this.signalled = false;
     for (;;) {
-      const free = this.stopped ? 0 : MAX_IN_FLIGHT - this.inFlight;
+      const free = this.stopped ? 0 : this.settings.maxInFlight - this.inFlight;
       let claimed = 0;
       if (free > 0) {
         const at = now ?? new Date();
-        const rows = await claimDue(this.database.sql, at, this.settings.timeoutMs + 30_000, Math.min(free, CLAIM_BATCH));
+        const rows = await claimDue(
+          this.database.sql,
+          at,
+          this.settings.timeoutMs + 30_000,
+          Math.min(free, CLAIM_BATCH),
+          this.settings,
+        );
         claimed = rows.length;
         made += claimed;
         for (const row of rows) this.start(row, now);

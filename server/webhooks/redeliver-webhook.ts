@@ -22,7 +22,8 @@ export async function restartDelivery(client: DeliveryClient, webhookId: string,
   if (count === 0) throw new ApiError('conflict', 'This delivery is still pending; wait for its attempts to finish');
   await client.webhook.update({
     where: { id: webhookId },
-    data: { isActive: true, disabledReason: null, consecutiveFailures: 0 },
+    // An owner's redeliver is tried now: an open circuit's pause ends (the failures in a row stay, so it is one probe).
+    data: { isActive: true, disabledReason: null, consecutiveFailures: 0, pausedUntil: null },
   });
   return row;
 }

@@ -24,7 +24,11 @@ export default endpoint({
   query: streamQuery,
   status: 200,
   response: { kind: 'event-stream', description: 'text/event-stream of event envelopes {id, event, timestamp, data}' },
-  errors: { 401: 'No valid bearer token (header or token query) or API key', 429: 'Too many open streams for this caller' },
+  errors: {
+    401: 'No valid bearer token (header or token query) or API key',
+    429: 'Too many open streams for this caller',
+    503: 'The instance holds STREAM_MAX_OPEN open streams (Retry-After)',
+  },
   async handler({ query, caller, request }) {
     let viewer: Caller | null = caller;
     // A token is visible ASCII; anything else could not be a header value and is no token of ours (401).

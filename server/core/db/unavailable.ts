@@ -12,8 +12,12 @@ const ADAPTER_KINDS = new Set([
   'TooManyConnections',
   'DatabaseDoesNotExist',
 ]);
-/** Prisma error codes: can't reach the server, server closed the connection, pool timeout. */
-const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+/**
+ * Prisma error codes: can't reach the server, server closed the connection, pool timeout, and an
+ * interactive transaction that could not start within its wait or ran past its timeout (P2028; it
+ * rolled back: seen as a 500 when a burst of stream opens held every pooled connection, issue 23).
+ */
+const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
 const NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 const MESSAGES =
   /Connection terminated|terminating connection|Client has encountered a connection error|connection timeout|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery mode)|Connection is closed|server closed the connection/i;
