@@ -48,6 +48,16 @@ export async function startRuntime(options: StartOptions = {}): Promise<Runtime>
   // Connection errors repeat on every reconnect attempt while Redis is down; redisFallbacks logs
   // what falls back (once a second at most).
   redis?.on('error', () => {});
+  // Start on Redis when it answers within 2 s (requests before it is ready count in the database).
+  if (redis) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 2000);
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
   const fallbacks = redis ? redisFallbacks(redis) : null;
   const sqlCounters = sqlCounterStore(database.sql);
   const limiter = new RateLimiter(
