@@ -408,8 +408,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -528,8 +537,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -744,7 +762,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -753,7 +771,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Target timeout (refunded) */
+                /** @description Target timeout (refunded); The chain node did not answer in time (chain_timeout) */
                 504: {
                     headers: {
                         [name: string]: unknown;
@@ -954,7 +972,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The chain node failed (chain_error); The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                /** @description The chain node answered with an error (chain_error); The chain node failed (chain_error), for example while checking a contract-wallet signature */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -963,8 +981,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain is available (chain_unavailable); The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description No chain is available or the node cannot be reached (chain_unavailable, Retry-After); The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer within the time limit (chain_timeout); The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1209,8 +1236,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1333,8 +1369,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1458,8 +1503,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1585,8 +1639,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1673,8 +1736,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1774,8 +1846,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1958,8 +2039,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2060,8 +2150,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2195,8 +2294,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2293,8 +2401,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2443,8 +2560,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2573,8 +2699,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2767,8 +2902,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2953,8 +3097,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3047,8 +3200,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3178,8 +3340,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3384,8 +3555,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3480,8 +3660,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3627,8 +3816,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3723,8 +3921,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3870,7 +4077,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3879,7 +4086,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Target timed out (refunded) */
+                /** @description Target timed out (refunded); The chain node did not answer in time (chain_timeout) */
                 504: {
                     headers: {
                         [name: string]: unknown;
@@ -3978,8 +4185,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4099,8 +4315,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4194,8 +4419,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4303,8 +4537,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4425,8 +4668,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4532,8 +4784,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4729,8 +4990,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4869,8 +5139,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5005,8 +5284,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5085,8 +5373,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5180,8 +5477,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5313,8 +5619,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5444,8 +5759,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5551,8 +5875,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5623,8 +5956,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5693,8 +6035,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5802,8 +6153,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5881,8 +6241,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6045,7 +6414,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The chain node failed (chain_error); The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                /** @description The chain node answered with an error (chain_error); The chain node failed (chain_error), for example while checking a contract-wallet signature */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -6054,8 +6423,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain or no treasury configured (chain_unavailable); The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description No chain or no treasury configured, or the node cannot be reached (chain_unavailable, Retry-After); The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer within the time limit (chain_timeout); The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6169,8 +6547,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain (chain_unavailable), or x402 is not configured on this instance (service_unavailable); The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description No chain (chain_unavailable), or x402 is not configured on this instance (service_unavailable); The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6266,8 +6653,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6730,8 +7126,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6820,8 +7225,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6966,8 +7380,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7113,8 +7536,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7247,8 +7679,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7394,8 +7835,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7600,7 +8050,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Tool not available on this deployment; The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description Tool not available on this deployment; The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7609,7 +8059,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Target agent timed out (refunded) */
+                /** @description Target agent timed out (refunded); The chain node did not answer in time (chain_timeout) */
                 504: {
                     headers: {
                         [name: string]: unknown;
@@ -7679,8 +8129,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7810,8 +8269,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7900,8 +8368,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7997,8 +8474,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8110,8 +8596,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8241,8 +8736,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The instance has PIPELINE_MAX_CONCURRENT_RUNS runs going; The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The instance has PIPELINE_MAX_CONCURRENT_RUNS runs going; The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8311,8 +8815,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8383,8 +8896,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8527,8 +9049,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8783,8 +9314,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8991,8 +9531,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9138,8 +9687,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9294,8 +9852,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9380,8 +9947,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9511,8 +10087,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9622,8 +10207,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9716,8 +10310,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9813,8 +10416,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9963,8 +10575,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10056,8 +10677,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10170,8 +10800,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10270,8 +10909,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The instance holds STREAM_MAX_OPEN open streams (Retry-After); The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The instance holds STREAM_MAX_OPEN open streams (Retry-After); The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10442,7 +11090,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The chain node failed; The chain node failed (chain_error), for example while checking a contract-wallet signature */
+                /** @description The chain node answered with an error (chain_error); The chain node failed (chain_error), for example while checking a contract-wallet signature */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -10451,8 +11099,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No chain; The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description No chain, or the node cannot be reached (chain_unavailable, Retry-After); The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer within the time limit (chain_timeout); The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10523,8 +11180,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10669,8 +11335,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10759,8 +11434,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10887,8 +11571,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11015,8 +11708,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11169,8 +11871,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11264,8 +11975,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11345,8 +12065,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11461,8 +12190,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11571,8 +12309,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11675,8 +12422,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11800,8 +12556,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11879,8 +12644,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12000,8 +12774,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12110,8 +12893,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable) */
+                /** @description The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The chain node did not answer in time (chain_timeout) */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -332,14 +332,14 @@ describe('POST /api/analyze: refusals and failures', () => {
     expect(response.body.details.reason).toBe('no_code');
   });
 
-  it('answers 502 when the node fails, and 503 without a chain', async () => {
+  it('answers 503 when the node is down, and 503 without a chain', async () => {
     const recorder = await rpcRecorder(chain.rpcUrl);
     try {
       useChain(app.runtime, recorder.url, chain.deployment);
       recorder.down = true;
       const response = await analyze(fx.sample.clean);
-      expect(response.status).toBe(502);
-      expect(response.body.code).toBe('chain_error');
+      expect(response.status).toBe(503);
+      expect(response.body.code).toBe('chain_unavailable');
       disableChain(app.runtime);
       const none = await analyze(fx.sample.clean);
       expect(none.status).toBe(503);

@@ -167,15 +167,15 @@ describe('plain wallets', () => {
 });
 
 describe('chain failure', () => {
-  it('a contract-wallet signature while the node is down answers 502, not a wrong 401', async () => {
+  it('a contract-wallet signature while the node is down answers 503, not a wrong 401', async () => {
     const owner = privateKeyToAccount(generatePrivateKey());
     const wallet = await deployOwnerWallet(owner.address);
     const { challenge_id, challenge } = await challengeFor(wallet);
     recorder.down = true;
     try {
       const response = await verify(challenge_id, await owner.signMessage({ message: challenge }));
-      expect(response.status).toBe(502);
-      expect(response.body.code).toBe('chain_error');
+      expect(response.status).toBe(503);
+      expect(response.body.code).toBe('chain_unavailable');
     } finally {
       recorder.down = false;
     }

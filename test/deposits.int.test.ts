@@ -157,14 +157,15 @@ describe('POST /api/v1/credits/deposit', () => {
     expect(response.status).toBe(401);
   });
 
-  it('a node that is down answers 502 and credits nothing', async () => {
+  it('a node that is down answers 503 with Retry-After and credits nothing', async () => {
     const who = await depositor();
     const hash = await chain.transfer(who.key, chain.deployment.platformToken, chain.deployment.treasury, TOKEN_UNIT);
     recorder.down = true;
     try {
       const response = await claim(who, hash);
-      expect(response.status).toBe(502);
-      expect(response.body.code).toBe('chain_error');
+      expect(response.status).toBe(503);
+      expect(response.body.code).toBe('chain_unavailable');
+      expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
     } finally {
       recorder.down = false;
     }

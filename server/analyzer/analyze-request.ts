@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { chain } from '../chain/client';
+import { chain, chainDeadline } from '../chain/client';
 import type { Caller } from '../core/caller';
 import { database } from '../core/db';
 import { ApiError } from '../core/errors';
@@ -98,10 +98,12 @@ export async function analyzeForCaller(input: AnalyzeInput, caller: Caller | nul
       supported_chain_id: config.CHAIN_ID,
     });
   }
-  const context = await chain();
-  const block = await latestBlock(context.client);
+  // Every chain read of one analysis shares one deadline: a slow node answers 504, a dead one 503.
+  const deadline = chainDeadline();
+  const context = await deadline.run(chain());
+  const block = await deadline.run(latestBlock(context.client));
   const key = `${chainId}:${input.contractAddress}:${block.number / BLOCK_RANGE}`;
-  const result = await results().get(key, () => analyzeContract(input.contractAddress, { context, block }));
+  const result = await deadline.run(results().get(key, () => analyzeContract(input.contractAddress, { context, block })));
 
   if (caller) {
     const { analysis } = result;

@@ -38,7 +38,7 @@ const slot = sharedState<ChainSlot>('chain', () => ({ enabled: true, context: nu
 function makeClient(rpcUrl: string, chainId: number): PublicClient {
   const transport = rpcUrl.startsWith('ws')
     ? webSocket(rpcUrl)
-    : http(rpcUrl, { timeout: 10_000, retryCount: 1, batch: { batchSize: 32, wait: 0 } });
+    : http(rpcUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 1, retryDelay: 100, batch: { batchSize: 32, wait: 0 } });
   return createPublicClient({ chain: devnetChain(chainId, rpcUrl), transport, pollingInterval: 250 }) as PublicClient;
 }
 
@@ -138,7 +138,7 @@ export function useChain(runtime: Runtime, rpcUrl: string, deployment: DevnetDep
 
 const failures = sharedState('chain.rpc-failures', () => ({ times: [] as number[], last: '' }));
 /** RPC failures within this window make the health check's chain entry fail. */
-export const RPC_FAILURE_WINDOW_MS = 60_000;
+export const RPC_FAILURE_WINDOW_MS = 15_000;
 
 /** RPC failures in the last RPC_FAILURE_WINDOW_MS and the latest message (health). */
 export function recentRpcFailures(now = Date.now()): { count: number; last: string } {
@@ -147,7 +147,42 @@ export function recentRpcFailures(now = Date.now()): { count: number; last: stri
   return { count: state.times.length, last: state.last };
 }
 
-/** A chain RPC failure as the API reports it (502 chain_error; never a made-up value); counted for health. */
+/** Each JSON-RPC request gives up after this long (one retry for errors that are not timeouts). */
+export const RPC_TIMEOUT_MS = 5_000;
+/** What one API request may spend on the chain in all (analyzer, quote, deposit claim): then 504. */
+export const CHAIN_DEADLINE_MS = 12_000;
+/** Retry-After of a 503 for a node that is down. */
+const RETRY_AFTER_S = 5;
+
+/** How a chain failure is reported: the node is down (503), too slow (504), or answered an error (502). */
+export type ChainFailure = 'unavailable' | 'timeout' | 'rpc_error';
+
+const DOWN =
+  /fetch failed|ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|socket hang up|other side closed|SocketClosed|socket has been closed|WebSocket|connection (was )?closed|terminated/i;
+const SLOW = /timed? ?out|timeout|took too long|ETIMEDOUT/i;
+
+/** Classifies a chain failure, walking the error's causes (viem wraps the transport's error). */
+export function classifyChainFailure(error: unknown): ChainFailure {
+  const seen = new Set<unknown>();
+  let kind: ChainFailure = 'rpc_error';
+  for (let current = error; current && typeof current === 'object' && !seen.has(current);) {
+    seen.add(current);
+    const record = current as { name?: string; message?: string; status?: number; code?: unknown; cause?: unknown };
+    if (record.name === 'TimeoutError' || SLOW.test(`${record.code ?? ''} ${record.message ?? ''}`)) return 'timeout';
+    if (record.name === 'SocketClosedError' || DOWN.test(`${record.code ?? ''} ${record.message ?? ''}`)) kind = 'unavailable';
+    // A proxy in front of the node that cannot reach it.
+    if (record.name === 'HttpRequestError' && (record.status === 502 || record.status === 503)) kind = 'unavailable';
+    if (record.name === 'HttpRequestError' && record.status === 504) return 'timeout';
+    current = record.cause;
+  }
+  return kind;
+}
+
+/**
+ * A chain RPC failure as the API reports it, counted for health (never a made-up value): 503
+ * `chain_unavailable` with Retry-After when the node cannot be reached, 504 `chain_timeout` when it
+ * answers too slowly, 502 `chain_error` when it answered with an error.
+ */
 export function rpcError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const message = (error as Error)?.message?.split('\n')[0] ?? String(error);
@@ -155,8 +190,48 @@ export function rpcError(error: unknown): ApiError {
   state.times.push(Date.now());
   if (state.times.length > 1000) state.times.splice(0, state.times.length - 1000);
   state.last = message;
-  const timeout = /timed? ?out|timeout/i.test(message);
-  return new ApiError('chain_error', `The chain node did not answer${timeout ? ' in time' : ''}: ${message}`, {
-    reason: timeout ? 'timeout' : 'rpc_error',
-  });
+  const kind = classifyChainFailure(error);
+  if (kind === 'unavailable') {
+    return new ApiError(
+      'chain_unavailable',
+      `The chain node cannot be reached: ${message}`,
+      { reason: 'node_unreachable' },
+      { 'Retry-After': String(RETRY_AFTER_S) },
+    );
+  }
+  if (kind === 'timeout') {
+    return new ApiError('chain_timeout', `The chain node did not answer in time: ${message}`, { reason: 'timeout' });
+  }
+  return new ApiError('chain_error', `The chain node answered with an error: ${message}`, { reason: 'rpc_error' });
+}
+
+/**
+ * The chain part of one API request runs under one deadline (CHAIN_DEADLINE_MS from its start): each
+ * awaited chain step is raced against what is left, and past it the request answers 504 (the calls
+ * still in flight finish or time out on their own; they write nothing).
+ */
+export function chainDeadline(ms = CHAIN_DEADLINE_MS): { run<T>(work: Promise<T>): Promise<T> } {
+  const end = Date.now() + ms;
+  return {
+    async run<T>(work: Promise<T>): Promise<T> {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(rpcError(new Error(`no answer from the chain within ${ms} ms (timeout)`))),
+          Math.max(0, end - Date.now()),
+        );
+      });
+      work.catch(() => {});
+      try {
+        return await Promise.race([work, deadline]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** Runs `work` (the whole chain part of a request) under a fresh CHAIN_DEADLINE_MS. */
+export function withChainDeadline<T>(work: Promise<T>, ms = CHAIN_DEADLINE_MS): Promise<T> {
+  return chainDeadline(ms).run(work);
 }

@@ -43,6 +43,7 @@ export const ERROR_STATUS = {
   service_unavailable: 503,
   chain_unavailable: 503,
   upstream_timeout: 504,
+  chain_timeout: 504,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { RateLimitOverride } from './config';
 import type { SqlRunner } from './db/sql-runner';
 import { ApiError } from './errors';
+import type { RedisFallbacks } from './redis-fallback';
 import { RATE_LIMIT_POLICIES, type RateLimitPolicy, type RateLimitPolicyName } from './rate-limit-policies';
 
 export interface RateLimitResult {
@@ -80,6 +81,28 @@ export function redisCounterStore(redis: Redis): CounterStore {
         `rl:${key}`,
       );
     },
+  };
+}
+
+/**
+ * Redis while it answers, else the database (docs/spec-decisions.md, Redis gone): limits keep
+ * holding across instances when Redis dies, at the cost of one fresh window per switch (the two
+ * stores do not share counts).
+ */
+export function fallbackCounterStore(primary: CounterStore, fallback: CounterStore, fallbacks: RedisFallbacks): CounterStore {
+  return {
+    increment: (key, windowMs, member) =>
+      fallbacks.run(
+        'rate limit',
+        () => primary.increment(key, windowMs, member),
+        () => fallback.increment(key, windowMs, member),
+      ),
+    decrement: (key, member) =>
+      fallbacks.run(
+        'rate limit refund',
+        () => primary.decrement(key, member),
+        () => fallback.decrement(key, member),
+      ),
   };
 }
 

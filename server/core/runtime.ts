@@ -4,7 +4,8 @@ import { loadConfig, type Config } from './config';
 import { useDatabase } from './db';
 import { openDatabase, type Database } from './db/open';
 import { log } from './log';
-import { RateLimiter, redisCounterStore, sqlCounterStore } from './rate-limit';
+import { fallbackCounterStore, RateLimiter, redisCounterStore, sqlCounterStore } from './rate-limit';
+import { REDIS_CLIENT_OPTIONS, redisFallbacks, type RedisFallbacks } from './redis-fallback';
 
 /**
  * Everything a running instance holds: configuration, database, rate limiter, optional Redis, the
@@ -15,6 +16,8 @@ export interface Runtime {
   database: Database;
   limiter: RateLimiter;
   redis: Redis | null;
+  /** Runs a Redis operation, or its database twin while Redis is down (null without REDIS_URL). */
+  redisFallbacks: RedisFallbacks | null;
   changes: ChangeBus;
   state: Map<string, unknown>;
   /** Runs `fn` when the runtime closes (timers, connections, child processes). */
@@ -40,10 +43,27 @@ export async function startRuntime(options: StartOptions = {}): Promise<Runtime>
   log.level = config.LOG_LEVEL;
   const database = options.database ?? (await openDatabase(config));
   const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2, keyPrefix: config.REDIS_KEY_PREFIX })
+    ? new Redis(config.REDIS_URL, { ...REDIS_CLIENT_OPTIONS, keyPrefix: config.REDIS_KEY_PREFIX })
     : null;
-  redis?.on('error', (error) => log.warn({ err: error.message }, 'redis error'));
-  const limiter = new RateLimiter(redis ? redisCounterStore(redis) : sqlCounterStore(database.sql), config.rateLimits);
+  // Connection errors repeat on every reconnect attempt while Redis is down; redisFallbacks logs
+  // what falls back (once a second at most).
+  redis?.on('error', () => {});
+  // Start on Redis when it answers within 2 s (requests before it is ready count in the database).
+  if (redis) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 2000);
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+  const fallbacks = redis ? redisFallbacks(redis) : null;
+  const sqlCounters = sqlCounterStore(database.sql);
+  const limiter = new RateLimiter(
+    redis && fallbacks ? fallbackCounterStore(redisCounterStore(redis), sqlCounters, fallbacks) : sqlCounters,
+    config.rateLimits,
+  );
   const changes = new ChangeBus();
   const stopNotices = database.onNotice((payload) => {
     if (payload === null) return changes.publishAll();
@@ -57,6 +77,7 @@ export async function startRuntime(options: StartOptions = {}): Promise<Runtime>
     database,
     limiter,
     redis,
+    redisFallbacks: fallbacks,
     changes,
     state: new Map(),
     onClose: (fn) => void closers.push(fn),

@@ -11,7 +11,7 @@ import {
   type Hex,
   type TransactionReceipt,
 } from 'viem';
-import { chain, rpcError, type ChainContext } from '../chain/client';
+import { chain, chainDeadline, rpcError, type ChainContext } from '../chain/client';
 import { tokenDecimals } from '../chain/tokens';
 import type { Caller } from '../core/caller';
 import { database } from '../core/db';
@@ -105,7 +105,9 @@ export interface DepositResult {
 }
 
 export async function claimDeposit(caller: Caller, txHash: Hex): Promise<DepositResult> {
-  const context = await chain();
+  // The chain reads share one deadline (504 past it); the credit itself is one database statement.
+  const deadline = chainDeadline();
+  const context = await deadline.run(chain());
   const { addresses, client } = context;
   const hash = txHash.toLowerCase() as Hex;
   const key = depositKey(context.chainId, hash);
@@ -114,7 +116,7 @@ export async function claimDeposit(caller: Caller, txHash: Hex): Promise<Deposit
   }
   if (await alreadyClaimed(key)) throw claimedError(hash);
 
-  const receipt = await receiptOf(context, hash);
+  const receipt = await deadline.run(receiptOf(context, hash));
   if (receipt.status !== 'success') throw invalid('transaction_failed', 'The transaction failed (reverted) on the chain');
 
   const wallet = caller.wallet.toLowerCase();
@@ -148,7 +150,7 @@ export async function claimDeposit(caller: Caller, txHash: Hex): Promise<Deposit
     });
   }
 
-  if ((await excludedDepositSenders(context, addresses.treasury)).has(wallet)) {
+  if ((await deadline.run(excludedDepositSenders(context, addresses.treasury))).has(wallet)) {
     throw invalid(
       'excluded_sender',
       'Transfers from the treasury, its owners and the platform’s own accounts are not deposits (no tokens came in)',
@@ -157,7 +159,7 @@ export async function claimDeposit(caller: Caller, txHash: Hex): Promise<Deposit
 
   let head: bigint;
   try {
-    head = await client.getBlockNumber({ cacheTime: 0 });
+    head = await deadline.run(client.getBlockNumber({ cacheTime: 0 }));
   } catch (error) {
     throw rpcError(error);
   }

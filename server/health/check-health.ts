@@ -76,9 +76,30 @@ async function checkChain(): Promise<HealthCheck[]> {
   }
 }
 
+/**
+ * Redis (when REDIS_URL is set): answers PING within a second and nothing fell back to the
+ * database in the last few seconds. While it fails, rate limits and stream leases run on the database.
+ */
+async function checkRedis(): Promise<HealthCheck[]> {
+  const { redis, redisFallbacks } = currentRuntime();
+  if (!redis || !redisFallbacks) return [];
+  const fallingBack = 'rate limits and stream leases use the database meanwhile';
+  if (redis.status !== 'ready') return [{ name: 'redis', ok: false, detail: `unavailable (${redis.status}); ${fallingBack}` }];
+  try {
+    await redis.ping();
+  } catch (error) {
+    return [{ name: 'redis', ok: false, detail: `unavailable: ${(error as Error).message}; ${fallingBack}` }];
+  }
+  const recent = redisFallbacks.recent();
+  if (recent.count > 0) {
+    return [{ name: 'redis', ok: false, detail: `${recent.count} operation(s) fell back recently, last: ${recent.last}` }];
+  }
+  return [{ name: 'redis', ok: true }];
+}
+
 async function runChecks(): Promise<HealthReport> {
-  const [database, chain] = await Promise.all([checkDatabase(), checkChain()]);
-  const checks = [database, ...chain, ...checkScheduler()];
+  const [database, chain, redis] = await Promise.all([checkDatabase(), checkChain(), checkRedis()]);
+  const checks = [database, ...chain, ...redis, ...checkScheduler()];
   const issues = checks.filter((check) => !check.ok).length;
   return { status: issues === 0 ? 'ok' : 'degraded', issues_count: issues, checks, checked_at: new Date().toISOString() };
 }

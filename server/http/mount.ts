@@ -47,7 +47,9 @@ function wrapperErrors(def: AnyEndpoint): Record<number, string> {
   if (def.auth !== 'none' || def.body) {
     errors[502] = 'The chain node failed (chain_error), for example while checking a contract-wallet signature';
     if (!own503)
-      errors[503] = 'The database is unavailable (service_unavailable, Retry-After) or no chain is available (chain_unavailable)';
+      errors[503] =
+        'The database is unavailable (service_unavailable, Retry-After) or the chain node cannot be reached (chain_unavailable, Retry-After)';
+    errors[504] = 'The chain node did not answer in time (chain_timeout)';
   }
   return errors;
 }

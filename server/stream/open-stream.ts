@@ -90,7 +90,7 @@ class Streams {
   readonly maxAgeMs: number;
 
   constructor(runtime: Runtime) {
-    this.slots = streamSlots(runtime.database, runtime.redis);
+    this.slots = streamSlots(runtime.database, runtime.redis, runtime.redisFallbacks);
     this.heartbeatMs = runtime.config.STREAM_HEARTBEAT_MS;
     this.maxAgeMs = runtime.config.STREAM_MAX_AGE_MS;
   }

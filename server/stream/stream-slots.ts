@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { withTransaction } from '../core/db';
 import type { Database } from '../core/db/open';
+import type { RedisFallbacks } from '../core/redis-fallback';
 
 // The per-caller limit on open streams (spec Limits, Stream) counted across every instance: each
 // open stream holds a lease (Redis when REDIS_URL is set, else the `stream_leases` table; on
@@ -25,9 +26,47 @@ export interface StreamSlots {
 }
 
 /** The lease store of an instance: Redis, else PostgreSQL, else (PGlite: one instance) memory. */
-export function streamSlots(database: Database, redis: Redis | null): StreamSlots {
-  if (redis) return redisSlots(redis);
-  return database.kind === 'postgres' ? databaseSlots(database) : memorySlots();
+export function streamSlots(database: Database, redis: Redis | null, fallbacks: RedisFallbacks | null = null): StreamSlots {
+  const local = database.kind === 'postgres' ? databaseSlots(database) : memorySlots();
+  if (redis && fallbacks) return fallbackSlots(redisSlots(redis), local, fallbacks);
+  return redis ? redisSlots(redis) : local;
+}
+
+/** Leases taken while Redis was down; they stay in the database until the stream closes. */
+const FALLBACK = 'db:';
+
+/**
+ * Redis while it answers, else the database (or memory on PGlite). A lease remembers where it was
+ * taken; a Redis lease that cannot be released or renewed while Redis is down lapses by itself.
+ * While Redis is down the per-caller count starts from the database's leases only, so a caller may
+ * briefly hold up to twice the limit (docs/reliability.md).
+ */
+export function fallbackSlots(primary: StreamSlots, fallback: StreamSlots, fallbacks: RedisFallbacks): StreamSlots {
+  const ignore = (what: string) => (error: unknown) => fallbacks.failed(what, error);
+  return {
+    instance: primary.instance,
+    acquire: (wallet, max) =>
+      fallbacks.run(
+        'stream lease',
+        () => primary.acquire(wallet, max),
+        async () => {
+          const lease = await fallback.acquire(wallet, max);
+          return lease === null ? null : FALLBACK + lease;
+        },
+      ),
+    async release(wallet, lease) {
+      if (lease.startsWith(FALLBACK)) return fallback.release(wallet, lease.slice(FALLBACK.length));
+      await primary.release(wallet, lease).catch(ignore('stream lease release'));
+    },
+    async renew(open) {
+      const local = open.filter(({ lease }) => lease.startsWith(FALLBACK));
+      const remote = open.filter(({ lease }) => !lease.startsWith(FALLBACK));
+      await Promise.all([
+        fallback.renew(local.map(({ wallet, lease }) => ({ wallet, lease: lease.slice(FALLBACK.length) }))),
+        fallbacks.usable() ? primary.renew(remote).catch(ignore('stream lease renewal')) : undefined,
+      ]);
+    },
+  };
 }
 
 /** Leases of this process only: for PGlite, whose database no other process can open. */

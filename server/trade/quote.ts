@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { encodeFunctionData, formatUnits, parseUnits, type Address, type Hex } from 'viem';
 import { artifact } from '../chain/artifacts';
-import { chain, rpcError } from '../chain/client';
+import { chain, classifyChainFailure, rpcError, withChainDeadline } from '../chain/client';
 import { ApiError } from '../core/errors';
 import { resolveToken } from './tokens';
 
@@ -36,7 +36,12 @@ interface Route {
   gas: bigint;
 }
 
-export async function quote(input: QuoteInput) {
+/** A quote: its chain reads answer 503 (node down) or 504 (past CHAIN_DEADLINE_MS), never hang. */
+export function quote(input: QuoteInput) {
+  return withChainDeadline(quoteOnChain(input));
+}
+
+async function quoteOnChain(input: QuoteInput) {
   const context = await chain();
   const [tokenIn, tokenOut] = await Promise.all([
     resolveToken(input.tokenIn, 'token_in'),
@@ -148,6 +153,8 @@ export type Quote = Awaited<ReturnType<typeof quote>>;
 /** A revert (no pool, no liquidity) is "no route"; a failing node is 502. */
 function noPool(error: unknown): null {
   const message = (error as Error)?.message ?? '';
+  // viem wraps a dead or slow node in ContractFunctionExecutionError too: that is 503/504, not "no pool".
+  if (classifyChainFailure(error) !== 'rpc_error') throw rpcError(error);
   if (
     /revert|execution reverted|ContractFunctionExecutionError|returned no data/i.test(message) ||
     (error as { name?: string })?.name?.includes('ContractFunction')

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { getAddress, isAddress, zeroAddress, type Address } from 'viem';
-import { chain, type ChainContext } from '../chain/client';
+import { chain, classifyChainFailure, rpcError, type ChainContext } from '../chain/client';
 import { tokenDecimals } from '../chain/tokens';
 import { ApiError } from '../core/errors';
 import { currentRuntime } from '../core/runtime';
@@ -89,7 +89,9 @@ export async function resolveToken(value: string, field: string): Promise<TradeT
   let decimals: number;
   try {
     decimals = await tokenDecimals(address);
-  } catch {
+  } catch (error) {
+    // A dead or slow node is 503/504, not "not a token".
+    if (classifyChainFailure(error) !== 'rpc_error') throw rpcError(error);
     throw new ApiError('unprocessable', `${field} is not an ERC-20 token on this chain`, { fields: { [field]: 'not a token' } });
   }
   return { address, symbol: address.slice(0, 8), name: address, decimals, native: false, routeAddress: address };

@@ -1,6 +1,6 @@
 // `npm run chaos`: the full crash test (issue 23 item 1) on PGlite, then on PostgreSQL when DATABASE_URL
 // is set, CHAOS_KILLS kills each (default 20), seeded by CHAOS_SEED (default random; printed); then the
-// PostgreSQL connection-fault test (test/db-faults.int.test.ts) with CHAOS_DB_FAULTS=1. Exits 1 on any
+// PostgreSQL connection-fault test (test/db-faults.int.test.ts). Exits 1 on any
 // violation or 5xx.
 import { spawnSync } from 'node:child_process';
 import { runChaos } from './chaos';
@@ -16,7 +16,6 @@ for (const databaseUrl of [undefined, process.env.DATABASE_URL].filter((url, i) 
 if (process.env.DATABASE_URL) {
   const run = spawnSync('npx', ['vitest', 'run', '--project', 'integration', 'test/db-faults.int.test.ts'], {
     stdio: 'inherit',
-    env: { ...process.env, CHAOS_DB_FAULTS: '1' },
   });
   if (run.status !== 0) failed = true;
 }

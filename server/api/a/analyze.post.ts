@@ -36,8 +36,9 @@ export default endpoint({
     402: 'Free analyses used up (payment_required: PAYMENT-REQUIRED and Retry-After headers), or the x402 payment was refused (payment_invalid) or not settled (payment_failed)',
     409: 'A payment with the same payment-identifier is still being processed (payment_in_progress)',
     422: 'There is no contract at the address (not_a_contract)',
-    502: 'The chain node failed (chain_error)',
-    503: 'No chain is available (chain_unavailable)',
+    502: 'The chain node answered with an error (chain_error)',
+    503: 'No chain is available or the node cannot be reached (chain_unavailable, Retry-After)',
+    504: 'The chain node did not answer within the time limit (chain_timeout)',
   },
   handler: async ({ body, caller, request }) => {
     const run = () =>

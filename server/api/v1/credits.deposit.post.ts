@@ -19,8 +19,9 @@ export default endpoint({
     404: 'No transaction with this hash on the chain (transaction_not_found)',
     409: 'Not confirmed yet (deposit_pending, details.confirmations_remaining) or already claimed (deposit_already_claimed)',
     422: 'Failed transaction, no transfer to the treasury, a token that is not accepted, or too small (deposit_invalid, details.reason)',
-    502: 'The chain node failed (chain_error)',
-    503: 'No chain or no treasury configured (chain_unavailable)',
+    502: 'The chain node answered with an error (chain_error)',
+    503: 'No chain or no treasury configured, or the node cannot be reached (chain_unavailable, Retry-After)',
+    504: 'The chain node did not answer within the time limit (chain_timeout)',
   },
   handler: ({ caller, body }) => claimDeposit(caller!, body.tx_hash as `0x${string}`),
 });

@@ -16,8 +16,9 @@ export default endpoint({
   response: tradeQuote,
   errors: {
     422: 'No pool can fill the swap (details.reason no_route) or a token that is not an ERC-20',
-    502: 'The chain node failed',
-    503: 'No chain',
+    502: 'The chain node answered with an error (chain_error)',
+    503: 'No chain, or the node cannot be reached (chain_unavailable, Retry-After)',
+    504: 'The chain node did not answer within the time limit (chain_timeout)',
   },
   handler: ({ caller, query }) =>
     quote({
