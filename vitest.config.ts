@@ -9,6 +9,8 @@ const LOAD_TESTS = [
   'test/webhooks-fairness.int.test.ts',
   'test/instances.int.test.ts',
   'test/chaos.int.test.ts',
+  'test/replica.int.test.ts',
+  'test/rolling-deploy.int.test.ts',
 ];
 
 export default defineConfig({
