@@ -49,6 +49,9 @@ const schema = z.object({
   // Worker processes serving HTTP on PostgreSQL (server.ts); unset: one per core. PGlite: always one.
   WEB_CONCURRENCY: int(1, 256).optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
+  // SIGTERM: answer /api/v1/health/ready 503 (and keep serving) this long before closing the listener,
+  // so a load balancer's health checks take the instance out first (docs/deploy.md, "Rolling a deploy").
+  SHUTDOWN_DELAY_MS: int(0, 5000).default(0),
   DATABASE_URL: url(['postgresql:', 'postgres:']).optional(),
   // A streaming read replica of DATABASE_URL: public reads go to it (docs/deploy.md, "Read replicas").
   DATABASE_REPLICA_URL: url(['postgresql:', 'postgres:']).optional(),
