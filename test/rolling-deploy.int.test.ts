@@ -135,7 +135,7 @@ describe.skipIf(!onPostgres)(
             await send('list agents', 'GET', '/api/v1/agents?limit=20');
             await send('agent page', 'GET', `/api/v1/agents/${owner.agentId}`);
             await send('jobs', 'GET', '/api/v1/jobs');
-            if (round % 2 === 0) await send('stats', 'GET', '/api/v1/stats');
+            if (round % 2 === 0) await send('stats', 'GET', '/api/stats');
             if (round % 2 === 1) await send('leaderboard', 'GET', '/api/v1/agents/leaderboard');
             const invoked = await send('invoke', 'POST', `/api/v1/agents/${owner.agentId}/invoke`, { round }, me.token);
             if (invoked) acknowledged.invokes.push(invoked.body.invocation_id);
@@ -197,6 +197,9 @@ describe.skipIf(!onPostgres)(
           `stream opened ${stream.opened} times, ${stream.reconnects} reconnect events, ${stream.ids.length} events; ` +
           `rolls ${JSON.stringify(rolls)}`,
       );
+      const kinds = new Map<string, number>();
+      for (const failure of failures) kinds.set(failure.slice(0, 120), (kinds.get(failure.slice(0, 120)) ?? 0) + 1);
+      if (failures.length) console.log(`failures by kind: ${JSON.stringify([...kinds], null, 1)}`);
       expect(failures.slice(0, 10)).toEqual([]);
       expect(rolls.map((roll) => roll.exitCode)).toEqual([0, 0, 0]);
       for (const roll of rolls) expect(roll.drainMs).toBeLessThan(10_000);
@@ -223,10 +226,14 @@ describe.skipIf(!onPostgres)(
       expect(seen.length).toBeGreaterThan(0);
       expect(new Set(seen).size).toBe(seen.length);
       const posted = await sql.query<{ id: string }>(
-        `SELECT id::text AS id FROM events WHERE name = 'job.posted' AND id >= $1::bigint ORDER BY id`,
+        `SELECT e.id::text AS id FROM events e WHERE e.name = 'job.posted' AND e.id >= $1::bigint ORDER BY e.id`,
         [seen[0]],
       );
-      expect(seen).toEqual(posted.map((row) => row.id));
+      const expected = posted.map((row) => row.id);
+      const missed = expected.filter((id) => !seen.includes(id));
+      const extra = seen.filter((id) => !expected.includes(id));
+      expect({ missed, extra }).toEqual({ missed: [], extra: [] });
+      expect(seen).toEqual(expected);
     }, 420_000);
   },
 );
