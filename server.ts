@@ -167,21 +167,26 @@ async function serve(runtime: Runtime): Promise<void> {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down: finishing in-flight requests');
-    // /api/v1/health/ready answers 503 from now on, to requests on connections still open.
+    const delay = runtime.config.SHUTDOWN_DELAY_MS;
+    log.info({ signal, delay_ms: delay }, 'shutting down: finishing in-flight requests');
+    // /api/v1/health/ready answers 503 from now on; for SHUTDOWN_DELAY_MS the process still takes new
+    // requests, until the load balancer's health checks have taken it out of rotation.
     markDraining();
-    // Open event streams get a `reconnect` event and end, so they do not hold the shutdown.
-    closeAllStreams('shutdown');
     // Whatever still runs then (a hung database close) does not keep the process past the limit.
     setTimeout(() => process.exit(1), STOP_WITHIN_MS).unref();
-    void gracefulShutdown(
-      server,
-      () => runtime.close().catch((error) => log.error({ err: error }, 'closing the runtime failed')),
-      STOP_WITHIN_MS - 2000,
-    ).then(() => {
-      log.info('stopped');
-      process.exit(0);
-    });
+    setTimeout(() => {
+      // Open event streams (and any opened from now on) get a `reconnect` event and end, so they do
+      // not hold the shutdown; their clients reconnect through the load balancer with Last-Event-ID.
+      closeAllStreams('shutdown');
+      void gracefulShutdown(
+        server,
+        () => runtime.close().catch((error) => log.error({ err: error }, 'closing the runtime failed')),
+        STOP_WITHIN_MS - 2000 - delay,
+      ).then(() => {
+        log.info('stopped');
+        process.exit(0);
+      });
+    }, delay);
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

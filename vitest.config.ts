@@ -10,6 +10,8 @@ const LOAD_TESTS = [
   'test/instances.int.test.ts',
   'test/chaos.int.test.ts',
   'test/backpressure-load.int.test.ts',
+  'test/replica.int.test.ts',
+  'test/rolling-deploy.int.test.ts',
 ];
 
 export default defineConfig({

@@ -39,7 +39,11 @@ export interface RunningServer {
  * Starts the production entry (server.ts) as `npm start` does, or, with door 'next', the same build
  * under `next start` (the REST API then answers through app/api/[...path]/route.ts).
  */
-export async function startServer(env: Record<string, string> = {}, door: 'server' | 'next' = 'server'): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  door: 'server' | 'next' = 'server',
+  options: { healthyWithinMs?: number } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   // On PostgreSQL every server gets a schema of its own (dropped when it stops), so rate limits and
   // data of one server never leak into another's answers.
@@ -73,7 +77,7 @@ export async function startServer(env: Record<string, string> = {}, door: 'serve
   child.stderr!.on('data', (chunk) => (err += chunk));
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + (options.healthyWithinMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${err}`);
     try {

@@ -72,12 +72,16 @@ export interface TestAppOptions {
    * env) the app runs with no chain: tiers keep their stored value, chain endpoints answer 503.
    */
   chain?: TestChain;
+  /** An already-open database instead of a fresh schema (it is closed with the app). */
+  database?: Database;
 }
 
 /** A running API on a fresh database. Pass env to override configuration. */
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vouchsafe-data-'));
-  const { database, cleanup } = await freshDatabase();
+  const { database, cleanup } = options.database
+    ? { database: options.database, cleanup: async () => {} }
+    : await freshDatabase();
   const runtime = await startRuntime({
     env: { DATA_DIR: dataDir, ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'silent', ...env },
     database,

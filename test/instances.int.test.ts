@@ -10,15 +10,11 @@
 // others, ~70 s.
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { devnetFiles } from '../server/chain/devnet/start-devnet';
-import { startTestChain, type TestChain } from './chain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../scripts/seed-data';
-import { ensureProductionBuild, startServer, type RunningServer } from '../e2e/server-process';
-import { startTestApp, type TestApp } from './harness';
+import { startServer, type RunningServer } from '../e2e/server-process';
+import type { TestApp } from './harness';
+import { call, door, readStream, startInstancesEnvironment, type Answer, type InstancesEnvironment } from './load/instances';
 import { fund } from './money';
 import { startTarget } from './targets';
 import { newWallet, signIn } from './wallets';
@@ -32,77 +28,6 @@ const WRITE_LIMIT = 400;
 /** A pause between a worker's rounds, so a worker's writes stay under WRITE_LIMIT a minute. */
 const ROUND_PAUSE_MS = 100;
 
-interface Answer {
-  status: number;
-  body: any;
-}
-
-async function call(base: string, method: string, path: string, body?: unknown, token?: string): Promise<Answer> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(20_000),
-  });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* text */
-  }
-  return { status: response.status, body: parsed };
-}
-
-/** The part of TestApp that signIn uses, against one instance over HTTP. */
-const door = (base: string) =>
-  ({
-    post: async (path: string, body: unknown) => {
-      const answer = await call(base, 'POST', path, body);
-      return { ...answer, text: JSON.stringify(answer.body) };
-    },
-  }) as unknown as TestApp;
-
-/** Reads an SSE stream, collecting event ids, until aborted. */
-function readStream(base: string, token: string, lastEventId?: string) {
-  const ids: string[] = [];
-  const controller = new AbortController();
-  const done = (async () => {
-    const response = await fetch(`${base}/api/v1/stream?events=job.posted`, {
-      headers: { authorization: `Bearer ${token}`, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
-      signal: controller.signal,
-    });
-    if (response.status !== 200) throw new Error(`stream: HTTP ${response.status} ${await response.text()}`);
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    let id: string | null = null;
-    try {
-      for (;;) {
-        const { value, done: ended } = await reader.read();
-        if (ended) break;
-        buffer += decoder.decode(value, { stream: true });
-        let newline: number;
-        while ((newline = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, newline).replace(/\r$/, '');
-          buffer = buffer.slice(newline + 1);
-          if (line.startsWith('id:')) id = line.slice(3).trim();
-          else if (line.startsWith('event:') && line.slice(6).trim() === 'job.posted' && id) ids.push(id);
-          else if (line === '') id = null;
-        }
-      }
-    } catch (error) {
-      if ((error as Error).name !== 'AbortError') throw error;
-    }
-  })().catch((error) => {
-    if ((error as Error).name !== 'AbortError') throw error;
-  });
-  return { ids, stop: async () => (controller.abort(), await done) };
-}
-
 describe.skipIf(!onPostgres)(
   'three server instances on one PostgreSQL schema and Redis (skipped on PGlite: one process owns an embedded database)',
   () => {
@@ -112,20 +37,18 @@ describe.skipIf(!onPostgres)(
     let receiverUrl = '';
     const hooks: string[] = [];
     const servers: RunningServer[] = [];
-    let env: Record<string, string> = {};
-    let chain: TestChain;
     const bases = () =>
       servers.filter((server) => server.child.exitCode === null && server.child.signalCode === null).map((server) => server.url);
 
+    let environment: InstancesEnvironment;
+
     beforeAll(async () => {
-      ensureProductionBuild();
-      // One devnet for the three instances, as server.ts's workers share their primary's.
-      chain = await startTestChain();
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'vouchsafe-instances-'));
-      const { addressesFile } = devnetFiles(dataDir);
-      mkdirSync(path.dirname(addressesFile), { recursive: true });
-      writeFileSync(addressesFile, JSON.stringify(chain.deployment));
-      app = await startTestApp({ AUTH_SECRET });
+      environment = await startInstancesEnvironment({
+        AUTH_SECRET,
+        RATE_LIMIT_BOOTSTRAP: `${BOOTSTRAP_LIMIT}/1d`,
+        RATE_LIMIT_WRITE: `${WRITE_LIMIT}/1m`,
+      });
+      app = environment.app;
       target = await startTarget();
       receiver = http.createServer((request, response) => {
         request.resume();
@@ -136,33 +59,15 @@ describe.skipIf(!onPostgres)(
       });
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
-      const url = new URL(process.env.DATABASE_URL!);
-      url.searchParams.set('schema', app.database.kind === 'postgres' ? app.database.schema : '');
-      env = {
-        DATABASE_URL: url.toString(),
-        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-        REDIS_KEY_PREFIX: `instances-${randomBytes(4).toString('hex')}:`,
-        // http webhook and invoke URLs on loopback
-        SERVICE_NETWORK: 'testnet',
-        LOG_LEVEL: 'warn',
-        AUTH_SECRET,
-        WEB_CONCURRENCY: '1',
-        DATA_DIR: dataDir,
-        SHARED_DEVNET_RPC_URL: chain.rpcUrl,
-        RATE_LIMIT_BOOTSTRAP: `${BOOTSTRAP_LIMIT}/1d`,
-        RATE_LIMIT_WRITE: `${WRITE_LIMIT}/1m`,
-        INVOKE_TIMEOUT_MS: '5000',
-      };
       // One after another, each kept as it starts (afterAll stops what did start).
-      for (let i = 0; i < 3; i++) servers.push(await startServer(env));
+      for (let i = 0; i < 3; i++) servers.push(await startServer(environment.env));
     }, 300_000);
 
     afterAll(async () => {
       await Promise.all(servers.map((server) => server.stop()));
       await new Promise((resolve) => receiver?.close(resolve));
       await target?.close();
-      await app?.close();
-      await chain?.stop();
+      await environment?.close();
     });
 
     /** A signed-in wallet with an agent, through instance `i`; funded with `claw` from outside. */

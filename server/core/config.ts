@@ -49,7 +49,14 @@ const schema = z.object({
   // Worker processes serving HTTP on PostgreSQL (server.ts); unset: one per core. PGlite: always one.
   WEB_CONCURRENCY: int(1, 256).optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
+  // SIGTERM: answer /api/v1/health/ready 503 (and keep serving) this long before closing the listener,
+  // so a load balancer's health checks take the instance out first (docs/deploy.md, "Rolling a deploy").
+  SHUTDOWN_DELAY_MS: int(0, 5000).default(0),
   DATABASE_URL: url(['postgresql:', 'postgres:']).optional(),
+  // A streaming read replica of DATABASE_URL: public reads go to it (docs/deploy.md, "Read replicas").
+  DATABASE_REPLICA_URL: url(['postgresql:', 'postgres:']).optional(),
+  // A replica further behind the primary than this is not read (the primary answers instead).
+  DATABASE_REPLICA_MAX_LAG_MS: int(0, 600_000).default(5000),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
   // Prepended to every Redis key, so deployments (or test runs) sharing one Redis never share counters.
   REDIS_KEY_PREFIX: z.string().max(100).default(''),

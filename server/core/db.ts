@@ -1,6 +1,7 @@
 import type { Prisma } from './db/generated/client';
 import { prismaRunner, type Queryable } from './db/sql-runner';
 import type { Database } from './db/open';
+import { inPublicRead } from './db/read-scope';
 
 // The process-wide database, set once at start (server, tests). Services read it through db().
 // Kept on globalThis: under `npm start` the Next.js bundle holds a second copy of this module,
@@ -11,7 +12,17 @@ export function useDatabase(database: Database | null): void {
   slot.__vouchsafeDatabase = database;
 }
 
+/**
+ * The process-wide database. Inside a public read (read-scope.ts) with a read replica configured, its
+ * read-only queries go to the replica (server/core/db/replica.ts); everything else to the primary.
+ */
 export function database(): Database {
+  const current = primaryDatabase();
+  return current.publicRead && inPublicRead() ? current.publicRead : current;
+}
+
+/** The primary, always: transactions, and anything that must see the latest committed write. */
+export function primaryDatabase(): Database {
   const current = slot.__vouchsafeDatabase;
   if (!current) throw new Error('database not initialised; call useDatabase() at start');
   return current;
@@ -38,7 +49,7 @@ export function withTransaction<T>(
   options: { timeoutMs?: number; database?: Database } = {},
 ): Promise<T> {
   const timeout = options.timeoutMs ?? 15_000;
-  const prisma = (options.database ?? database()).prisma;
+  const prisma = (options.database ?? primaryDatabase()).prisma;
   return prisma.$transaction((client) => fn({ prisma: client, sql: prismaRunner(client) }), { timeout, maxWait: timeout });
 }
 

@@ -1,3 +1,5 @@
+import { inPublicRead } from './db/read-scope';
+
 /**
  * A small in-process cache: entries expire after `ttlMs`, the oldest is dropped past
  * `maxEntries`, and concurrent misses for one key share one load.
@@ -13,6 +15,8 @@ export class TtlCache<V> {
   get(key: string, load: () => Promise<V>): Promise<V> {
     const hit = this.entries.get(key);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
+    // What a public read loaded may come from a lagging read replica: used, never kept for others.
+    if (inPublicRead()) return load();
     const value = load();
     const entry: { at: number; value: Promise<V>; settled?: V } = { at: Date.now(), value };
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);

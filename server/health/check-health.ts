@@ -32,6 +32,14 @@ export async function checkDatabase(): Promise<HealthCheck> {
   }
 }
 
+/** The read replica (DATABASE_REPLICA_URL), when configured: not ok while public reads fall back to the primary. */
+function checkReplica(): HealthCheck[] {
+  const replica = database().replica;
+  if (!replica) return [];
+  const status = replica.status();
+  return [{ name: 'replica', ok: status.usable, detail: status.detail }];
+}
+
 /** When this process runs the scheduled work (whichever door started it): when a job last finished. */
 function checkScheduler(): HealthCheck[] {
   const { state } = currentRuntime();
@@ -99,7 +107,7 @@ async function checkRedis(): Promise<HealthCheck[]> {
 
 async function runChecks(): Promise<HealthReport> {
   const [database, chain, redis] = await Promise.all([checkDatabase(), checkChain(), checkRedis()]);
-  const checks = [database, ...chain, ...redis, ...checkScheduler()];
+  const checks = [database, ...checkReplica(), ...chain, ...redis, ...checkScheduler()];
   const issues = checks.filter((check) => !check.ok).length;
   return { status: issues === 0 ? 'ok' : 'degraded', issues_count: issues, checks, checked_at: new Date().toISOString() };
 }

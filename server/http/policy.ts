@@ -3,6 +3,7 @@ import type { AuthMode, Caller } from '../core/caller';
 import { ApiError, runAfterRollback, validationError } from '../core/errors';
 import type { RateLimitResult } from '../core/rate-limit';
 import type { RateLimitPolicyName } from '../core/rate-limit-policies';
+import { asPublicRead } from '../core/db/read-scope';
 import { currentRuntime } from '../core/runtime';
 import { rateLimitSubject } from './client-ip';
 import { Reply, successStatuses, type AnyEndpoint, type RateLimitRule, type RequestInput } from './endpoint';
@@ -155,6 +156,21 @@ async function applyRateLimits(
 }
 
 /**
+ * A read whose handler may be answered by the read replica (DATABASE_REPLICA_URL; the rule is in
+ * docs/spec-decisions.md): a GET that is not an event stream, from a caller presenting no credential
+ * (no Authorization, API key, signature headers or session cookie). Any caller who can have written
+ * reads the primary, so nobody misses their own write; the rate limits and idempotency around the
+ * handler always use the primary.
+ */
+export function isPublicRead(def: AnyEndpoint, caller: Caller | null, request: Request): boolean {
+  if (def.method !== 'get' || caller !== null || 'kind' in def.response) return false;
+  if (!currentRuntime().database.publicRead) return false;
+  const headers = request.headers;
+  if (headers.has('authorization') || headers.has('x-api-key') || headers.has('x-agent-address')) return false;
+  return !/session-token/.test(headers.get('cookie') ?? '');
+}
+
+/**
  * Runs one call of a declared endpoint after the door has authenticated it: scopes, input checks,
  * idempotency, rate limits, then the handler (the hits declared refundOnError are given back when it
  * fails). Signature headers are confirmed by the REST door before (they sign the exact request).
@@ -182,7 +198,8 @@ export async function runDeclared(
       : { hits: [], tightest: null };
     hits = limits.hits;
     if (limits.tightest) call.onRateLimit?.(limits.tightest);
-    const result = await def.handler({ ...input, caller, request: call.request, requestId: call.requestId });
+    const run = () => def.handler({ ...input, caller, request: call.request, requestId: call.requestId });
+    const result = await (isPublicRead(def, caller, call.request) ? asPublicRead(run) : run());
     if (result instanceof Response) return { answer: result, replayed: false };
     const statuses = successStatuses(def);
     const answer = result instanceof Reply ? result : new Reply(statuses[0]!, result);

@@ -180,7 +180,11 @@ class Streams {
     return this.recentNotices.has(id) || this.recentNotices.has(null);
   }
 
+  /** Set by closeAll (shutdown): a stream opened from now on gets `reconnect` once it has replayed. */
+  closing: string | null = null;
+
   closeAll(reason: string): void {
+    this.closing = reason;
     for (const connection of [...this.all]) connection.close(reason);
   }
 }
@@ -205,7 +209,7 @@ export function openStreamCount(wallet: string): number {
 
 /** Sends `reconnect` to every open stream and closes it (shutdown). */
 export function closeAllStreams(reason = 'shutdown'): void {
-  if (!currentRuntime().state.has('stream.connections')) return;
+  // Also when none is open yet: a stream opened later (on a connection still open) is told to reconnect.
   streams().closeAll(reason);
 }
 
@@ -360,7 +364,12 @@ export async function openStream(request: StreamRequest): Promise<Response> {
   if (request.signal.aborted) connection.cleanup();
   else request.signal.addEventListener('abort', () => connection.cleanup(), { once: true });
 
-  connection.replay().catch(() => connection.close('error'));
+  connection.replay().then(
+    () => {
+      if (owner.closing) connection.close(owner.closing);
+    },
+    () => connection.close('error'),
+  );
 
   return new Response(stream, {
     status: 200,

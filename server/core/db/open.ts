@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import { log } from '../log';
 import { PrismaClient } from './generated/client';
 import { deployMigrations } from './migrations';
+import { openReplica, routedPrisma, routedSql, type Replica } from './replica';
 import { pgliteRunner, poolRunner, type SqlRunner } from './sql-runner';
 
 export interface Database {
@@ -24,6 +25,12 @@ export interface Database {
    * means notices may have been lost (a dropped listener connection). Returns an unsubscribe.
    */
   onNotice(listener: (payload: string | null) => void): () => void;
+  /**
+   * With a read replica (DATABASE_REPLICA_URL): this database with read-only queries sent to the
+   * replica while it is usable, for public reads (server/core/db.ts).
+   */
+  publicRead?: Database;
+  replica?: Replica;
   /** The embedded engine (PGlite only): backups dump its data directory (docs/reliability.md). */
   pglite?: PGlite;
   close(): Promise<void>;
@@ -57,11 +64,15 @@ export function parsePostgresUrl(databaseUrl: string): { connectionString: strin
 }
 
 export async function openDatabase(
-  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>,
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'> &
+    Partial<Pick<Config, 'DATABASE_REPLICA_URL' | 'DATABASE_REPLICA_MAX_LAG_MS'>>,
   options: OpenOptions = {},
 ): Promise<Database> {
   const database = config.DATABASE_URL
-    ? await openPostgres(config.DATABASE_URL)
+    ? await openPostgres(config.DATABASE_URL, {
+        url: config.DATABASE_REPLICA_URL,
+        maxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS ?? 5000,
+      })
     : await openPglite(options.pglite ?? (await createPglite(config.DATA_DIR)));
   if (options.migrate ?? true) {
     try {
@@ -112,7 +123,7 @@ export function applicationName(schema: string): string {
   return `vouchsafe ${schema}`.slice(0, 63);
 }
 
-async function openPostgres(databaseUrl: string): Promise<Database> {
+async function openPostgres(databaseUrl: string, replicaOptions: { url?: string; maxLagMs: number }): Promise<Database> {
   const { connectionString, schema } = parsePostgresUrl(databaseUrl);
   const channel = changeChannel(schema);
   const hub = noticeHub();
@@ -142,18 +153,33 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
     hub.deliver(null),
   );
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
-  return {
+  const sql = poolRunner(pool);
+  // The replica's tables are the primary's (same schema name); it is not migrated (it cannot be written).
+  const replica = replicaOptions.url
+    ? openReplica({
+        connectionString: parsePostgresUrl(replicaOptions.url).connectionString,
+        schema,
+        applicationName: applicationName(schema),
+        maxLagMs: replicaOptions.maxLagMs,
+        primaryLsn: async () => (await sql.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn'))[0]!.lsn,
+      })
+    : undefined;
+  const database: Database = {
     kind: 'postgres',
     prisma,
-    sql: poolRunner(pool),
+    sql,
     schema,
     onNotice: hub.subscribe,
+    replica,
     async close() {
+      await replica?.close();
       await listener.close();
       await prisma.$disconnect();
       await pool.end();
     },
   };
+  if (replica) database.publicRead = { ...database, prisma: routedPrisma(prisma, replica), sql: routedSql(sql, replica) };
+  return database;
 }
 
 /**
