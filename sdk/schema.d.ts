@@ -336,7 +336,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bad, stale or reused signature */
+                /** @description Missing, bad, stale or reused signature */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -465,7 +465,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bad, stale or reused signature */
+                /** @description Missing, bad, stale or reused signature */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1404,7 +1404,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bad, stale or reused signature */
+                /** @description Missing, bad, stale or reused signature */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1895,7 +1895,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bad, stale or reused signature */
+                /** @description Missing, bad, stale or reused signature */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -2006,7 +2006,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bad, stale or reused signature */
+                /** @description Missing, bad, stale or reused signature */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -10210,7 +10210,10 @@ export interface paths {
                     /** @description Bearer token, when the Authorization header cannot be set (EventSource) */
                     token?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The id of the last event received: the stream resumes after it (takes precedence over last_event_id) */
+                    "Last-Event-ID"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };

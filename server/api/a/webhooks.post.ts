@@ -1,8 +1,6 @@
 // POST /api/webhooks - subscribe a URL to events (family A; bearer, signature headers or a signed body)
-import { ApiError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
 import { webhookBody, createdWebhook } from '../../schemas/webhook';
-import { verifySignedMessage } from '../../signatures/verify-signed-message';
 import { createWebhook } from '../../webhooks/create-webhook';
 
 export default endpoint({
@@ -15,9 +13,10 @@ export default endpoint({
     'Tier-gated events (smart_money.*, skill.installed) need the entry tier (403). Without `secret` the server generates one and returns it once. ' +
     'Deliveries: docs/events.md.',
   tags: ['Webhooks'],
-  auth: 'optional',
+  auth: ['bearer', 'api_key', 'signature', 'signed_body'],
   scopes: ['webhooks.manage'],
   signedAction: ({ body }) => `Register webhook ${body.url}`,
+  signer: 'wallet_address',
   rateLimit: 'write',
   body: webhookBody,
   status: 201,
@@ -26,22 +25,5 @@ export default endpoint({
     403: 'An event needs the entry tier or above',
     409: 'The wallet has the maximum number of webhooks',
   },
-  async handler({ body, caller }) {
-    let wallet = caller?.wallet;
-    if (!wallet) {
-      if (!body.wallet_address || !body.message || !body.signature) {
-        throw new ApiError('unauthorized', 'Send a bearer token, signature headers, or wallet_address, message and signature');
-      }
-      const claimed = body.wallet_address as `0x${string}`;
-      await verifySignedMessage({
-        wallet: claimed,
-        message: body.message,
-        signature: body.signature,
-        action: `Register webhook ${body.url}`,
-      });
-      const { getAddress } = await import('viem');
-      wallet = getAddress(claimed.toLowerCase());
-    }
-    return createWebhook(wallet, { url: body.url, events: body.events, secret: body.secret });
-  },
+  handler: ({ body, caller }) => createWebhook(caller.wallet, { url: body.url, events: body.events, secret: body.secret }),
 });
