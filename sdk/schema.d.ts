@@ -336,7 +336,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bad, stale or reused signature */
+                /** @description Missing, bad, stale or reused signature */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -474,7 +474,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bad, stale or reused signature */
+                /** @description Missing, bad, stale or reused signature */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1449,7 +1449,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bad, stale or reused signature */
+                /** @description Missing, bad, stale or reused signature */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1976,7 +1976,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bad, stale or reused signature */
+                /** @description Missing, bad, stale or reused signature */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -2096,7 +2096,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bad, stale or reused signature */
+                /** @description Missing, bad, stale or reused signature */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -10849,7 +10849,10 @@ export interface paths {
                     /** @description Bearer token, when the Authorization header cannot be set (EventSource) */
                     token?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The id of the last event received: the stream resumes after it (takes precedence over last_event_id) */
+                    "Last-Event-ID"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };

@@ -7,6 +7,7 @@ import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyEndpoint } from '../server/http/endpoint';
 import { ROUTES } from '../server/api/routes';
+import { signedBodyOnly } from '../server/http/policy';
 import { database } from '../server/core/db';
 import { TOOLS } from '../server/mcp/tools';
 import { serveTrpc } from '../server/trpc/serve';
@@ -569,21 +570,20 @@ describe('every procedure and tool with a REST twin runs the twin’s declaratio
     const m = await member({ claw: 10 });
     const endpoint = endpointFor(twin.rest);
     // Public signed endpoints count per IP (this file's one client): each row starts from a fresh window.
-    if (endpoint.auth === 'none')
+    if (signedBodyOnly(endpoint))
       await database().sql.query('DELETE FROM rate_limit_counters WHERE key = $1', [`write:ip:${IP}`]);
     // Spend the budget over REST (per caller for authenticated endpoints, per IP for the public signed
     // ones) until REST refuses; then the twin is refused too.
     let spent = 0;
     for (; spent <= WRITE_LIMIT; spent++) {
-      const spending =
-        endpoint.auth === 'none'
-          ? await rest('POST', `/api/agents/${m.agentId}/endorse`, {
-              endorser_wallet: m.wallet,
-              attestation_type: 'trusted',
-              message: 'not signed',
-              signature: '0x00',
-            })
-          : await rest('PATCH', `/api/v1/agents/${m.agentId}`, {}, m.token);
+      const spending = signedBodyOnly(endpoint)
+        ? await rest('POST', `/api/agents/${m.agentId}/endorse`, {
+            endorser_wallet: m.wallet,
+            attestation_type: 'trusted',
+            message: 'not signed',
+            signature: '0x00',
+          })
+        : await rest('PATCH', `/api/v1/agents/${m.agentId}`, {}, m.token);
       if (spending.status === 429) break;
     }
     expect(spent).toBeLessThanOrEqual(WRITE_LIMIT);

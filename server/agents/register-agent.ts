@@ -1,14 +1,12 @@
 import type { Address } from 'viem';
-import { verifySignedMessage } from '../signatures/verify-signed-message';
 import { ApiError } from '../core/errors';
 import { AgentExistsError, createAgent } from './create-agent';
 import { findAgent, primaryAgentOf } from './find-agent';
 
 export interface RegisterAgentInput {
   agentName: string;
+  /** The wallet that signed `Register agent <agentName> <ts>` (the REST door checked it). */
   walletAddress: Address;
-  message: string;
-  signature: string;
   handle?: string;
   bio?: string;
   avatarUrl?: string;
@@ -19,9 +17,11 @@ export function walletPubkey(wallet: Address): string {
   return `wallet:${wallet.toLowerCase()}`;
 }
 
-// POST /api/register-agent: the wallet signs `Register agent <agentName> <ts>`.
-export async function registerAgent(input: RegisterAgentInput) {
-  // Conflicts are checked before the signature is consumed, so a 409 costs the client nothing.
+/**
+ * The conflicts of a registration (409), checked before the signature is (the endpoint's
+ * beforeSignature), so a 409 costs the client nothing.
+ */
+export async function assertMayRegister(input: Pick<RegisterAgentInput, 'walletAddress' | 'handle'>): Promise<void> {
   const existing = await primaryAgentOf(input.walletAddress);
   if (existing) {
     throw new ApiError('conflict', 'This wallet already has a registered agent', {
@@ -32,12 +32,11 @@ export async function registerAgent(input: RegisterAgentInput) {
   if (input.handle && (await findAgent(input.handle))) {
     throw new ApiError('handle_taken', `Handle ${input.handle} is already taken`, { handle: input.handle });
   }
-  await verifySignedMessage({
-    wallet: input.walletAddress,
-    message: input.message,
-    signature: input.signature,
-    action: `Register agent ${input.agentName}`,
-  });
+}
+
+// POST /api/register-agent: the wallet signed `Register agent <agentName> <ts>`.
+export async function registerAgent(input: RegisterAgentInput) {
+  await assertMayRegister(input);
   try {
     return await createAgent({
       ownerWallet: input.walletAddress,

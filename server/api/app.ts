@@ -185,6 +185,13 @@ export function createApi(endpoints: AnyEndpoint[] = ROUTES): OpenAPIHono {
       'EIP-191 signature of X-Agent-Message by X-Agent-Address; the message ends with a Unix timestamp (5 minutes) and is accepted once.',
   });
 
+  app.openAPIRegistry.registerComponent('securitySchemes', 'query_token', {
+    type: 'apiKey',
+    in: 'query',
+    name: 'token',
+    description: 'A bearer token in the token query parameter, where the Authorization header cannot be set (EventSource).',
+  });
+
   for (const def of endpoints) mountEndpoint(app, def);
 
   // RFC 9728 Protected Resource Metadata (MCP authorization): public, never bot-checked.

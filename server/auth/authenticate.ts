@@ -6,11 +6,15 @@ import { cachedCredential } from './credential-cache';
 import { hashSecret, isWellFormedApiKey } from './credentials';
 import { verifySignedMessage } from '../signatures/verify-signed-message';
 
-const ORDER: AuthMode[] = ['bearer', 'api_key', 'signature'];
+/** The credentials read from the headers (the others, a signed body and a query token, are read with the input). */
+type HeaderMode = Caller['via'];
+const ORDER: HeaderMode[] = ['bearer', 'api_key', 'signature'];
 const LABEL: Record<AuthMode, string> = {
   bearer: 'a bearer token',
   api_key: 'an X-Api-Key',
   signature: 'X-Agent-Address, X-Agent-Message and X-Message-Signature headers',
+  signed_body: 'a wallet, message and signature in the body',
+  query_token: 'a bearer token in the token query parameter',
 };
 
 interface CredentialRow {
@@ -35,8 +39,8 @@ function unauthorized(message: string, details: Record<string, unknown> = {}): A
   return new ApiError('unauthorized', message, details);
 }
 
-function presentedModes(headers: Headers): AuthMode[] {
-  const modes: AuthMode[] = [];
+function presentedModes(headers: Headers): HeaderMode[] {
+  const modes: HeaderMode[] = [];
   if (headers.has('authorization')) modes.push('bearer');
   if (headers.has('x-api-key')) modes.push('api_key');
   if (headers.has('x-agent-address') || headers.has('x-agent-message') || headers.has('x-message-signature')) {
@@ -51,7 +55,7 @@ function stricter(...limits: (string | bigint | null | undefined)[]): bigint | n
   return set.length ? set.reduce((a, b) => (a < b ? a : b)) : null;
 }
 
-function toCaller(via: AuthMode, row: CredentialRow): Caller {
+function toCaller(via: HeaderMode, row: CredentialRow): Caller {
   return {
     via,
     wallet: getAddress(row.wallet),
@@ -137,19 +141,45 @@ function signatureClaim(headers: Headers): SignatureClaim {
 }
 
 /**
- * Confirms signature headers for one operation: the message must be exactly `<action> <unix
+ * A signed body read as a claim: the wallet in the field the endpoint names, its `message` and
+ * `signature`; null when any of the three is missing.
+ */
+export function signedBodyClaim(body: unknown, signerField: string): SignatureClaim | null {
+  const fields = (body ?? {}) as Record<string, unknown>;
+  const address = fields[signerField];
+  const { message, signature } = fields;
+  if (typeof address !== 'string' || typeof message !== 'string' || typeof signature !== 'string') return null;
+  if (!address || !message || !signature) return null;
+  if (!isAddress(address, { strict: false })) throw unauthorized(`${signerField} is not an EVM address`);
+  return { via: 'signature', wallet: getAddress(address.toLowerCase()), message, signature };
+}
+
+/**
+ * Confirms signature headers (or a signed body) for one operation: the message must be exactly `<action> <unix
  * seconds>` (optionally with a nonce before the timestamp), fresh, signed by the wallet, and never
  * used before. The caller then holds exactly the scopes that operation needs.
  */
-export async function confirmSignatureClaim(claim: SignatureClaim, action: string, scopes: readonly string[]): Promise<Caller> {
+export async function confirmSignatureClaim(
+  claim: SignatureClaim,
+  action: string | readonly string[],
+  scopes: readonly string[],
+): Promise<Caller> {
   await verifySignedMessage({ wallet: claim.wallet, message: claim.message, signature: claim.signature, action });
+  return signerCaller(claim.wallet, scopes);
+}
+
+/**
+ * The caller a verified signed message proves (signature headers or a signed body): the wallet,
+ * acting for its oldest agent, holding exactly the scopes of the one operation it signed.
+ */
+export async function signerCaller(wallet: Address, scopes: readonly string[]): Promise<Caller> {
   const [agent] = await database().sql.query<{ id: string; max_spend_per_day: string | bigint | null }>(
     'SELECT id, max_spend_per_day FROM agents WHERE owner_wallet = $1 ORDER BY created_at ASC, id ASC LIMIT 1',
-    [claim.wallet],
+    [wallet],
   );
   return {
     via: 'signature',
-    wallet: claim.wallet,
+    wallet,
     agentId: agent?.id ?? null,
     agentPubkey: null,
     scopes: [...scopes],
@@ -158,24 +188,44 @@ export async function confirmSignatureClaim(claim: SignatureClaim, action: strin
   };
 }
 
-const RESOLVERS: Record<AuthMode, (headers: Headers) => Promise<Caller | SignatureClaim>> = {
+/**
+ * A bearer token sent as the `token` query parameter (EventSource cannot set headers): 401 unless it
+ * is a live token. A token is visible ASCII; anything else could not be a header value and is no token of ours.
+ */
+export async function callerForQueryToken(token: string): Promise<Caller> {
+  const caller = /^[\x21-\x7e]+$/.test(token) ? await callerForToken(token) : null;
+  if (!caller) throw unauthorized('The bearer token is invalid, expired or revoked');
+  return caller;
+}
+
+/** 401 for a call that presented none of the ways its endpoint accepts. */
+export function authenticationRequired(accepted: readonly AuthMode[]): ApiError {
+  return unauthorized(`Authentication required: send ${accepted.map((mode) => LABEL[mode]).join(' or ')}`, { accepted });
+}
+
+const RESOLVERS: Record<HeaderMode, (headers: Headers) => Promise<Caller | SignatureClaim>> = {
   bearer: fromBearer,
   api_key: fromApiKey,
   signature: async (headers) => signatureClaim(headers),
 };
 
 /**
- * Resolves the caller for an endpoint's auth spec. Presented credentials are always checked:
- * a bad one is 401 even where authentication is optional. Signature headers come back as a claim
- * to confirm once the request is parsed.
+ * Resolves the caller from the headers, for an endpoint's auth spec. Presented credentials are always
+ * checked: a bad one is 401 even where authentication is optional. Signature headers come back as a
+ * claim to confirm once the request is parsed. Null when no credential is presented and none is needed
+ * yet: authentication is optional, or the endpoint also accepts one read with the input (a signed
+ * body, a query token; server/http/policy.ts). An endpoint that accepts a signed body only ignores the headers.
  */
 export async function authenticate(request: Request, spec: AuthSpec): Promise<Caller | SignatureClaim | null> {
   if (spec === 'none') return null;
   const accepted: readonly AuthMode[] = spec === 'optional' ? ORDER : spec;
+  const fromHeaders = ORDER.filter((mode) => accepted.includes(mode));
+  if (fromHeaders.length === 0) return null;
   const presented = presentedModes(request.headers);
-  const usable = ORDER.filter((mode) => presented.includes(mode) && accepted.includes(mode));
+  const usable = fromHeaders.filter((mode) => presented.includes(mode));
   if (usable.length === 0) {
-    if (presented.length === 0 && spec === 'optional') return null;
+    const withInput = accepted.length > fromHeaders.length;
+    if (presented.length === 0 && (spec === 'optional' || withInput)) return null;
     const expected = accepted.map((mode) => LABEL[mode]).join(' or ');
     throw unauthorized(
       presented.length === 0 ? `Authentication required: send ${expected}` : `This endpoint accepts ${expected}`,

@@ -30,30 +30,40 @@ function policyText(policy: SpendPolicyInput | undefined): string {
 }
 
 /**
- * POST /api/v1/auth/challenge: a Sign-In with Ethereum (EIP-4361) message bound to this
- * deployment's domain, the wallet and the chain, with a 128-bit nonce; valid 10 minutes, once.
+ * A Sign-In with Ethereum (EIP-4361) message bound to this deployment's domain, the wallet and the
+ * chain, with a 128-bit nonce, valid 10 minutes (the API's sign-in and the web app's).
  */
-export async function createChallenge(input: ChallengeInput) {
+export function siweChallenge(wallet: Address, statement: string, resourcePath?: string) {
   const { config } = currentRuntime();
   const base = new URL(config.PUBLIC_BASE_URL);
   const issuedAt = new Date();
   const expiresAt = new Date(issuedAt.getTime() + CHALLENGE_TTL_MS);
-  // Without requested_scopes the token gets every scope: the wallet owner is signing.
-  const scopes = normalizeScopes(input.requestedScopes ?? WALLET_SCOPES);
   const message = createSiweMessage({
     domain: base.host,
-    address: input.ownerWallet,
-    // User text is quoted (JSON string syntax) so that it cannot pose as part of the statement; the
-    // request schema already refused line breaks and control characters in it.
-    statement: `Sign in to Vouchsafe as agent ${JSON.stringify(input.agentName ?? input.agentPubkey)}. Scopes: ${scopes.join(' ') || 'none'}.${policyText(input.spendPolicy)}`,
+    address: wallet,
+    statement,
     uri: base.origin,
     version: '1',
     chainId: config.CHAIN_ID,
     nonce: randomBytes(16).toString('hex'),
     issuedAt,
     expirationTime: expiresAt,
-    resources: [`${base.origin}/agents/${encodeURIComponent(input.agentPubkey)}`],
+    ...(resourcePath ? { resources: [`${base.origin}${resourcePath}`] } : {}),
   });
+  return { message, expiresAt };
+}
+
+/** POST /api/v1/auth/challenge: a SIWE challenge naming the agent and the scopes it grants; accepted once. */
+export async function createChallenge(input: ChallengeInput) {
+  // Without requested_scopes the token gets every scope: the wallet owner is signing.
+  const scopes = normalizeScopes(input.requestedScopes ?? WALLET_SCOPES);
+  const { message, expiresAt } = siweChallenge(
+    input.ownerWallet,
+    // User text is quoted (JSON string syntax) so that it cannot pose as part of the statement; the
+    // request schema already refused line breaks and control characters in it.
+    `Sign in to Vouchsafe as agent ${JSON.stringify(input.agentName ?? input.agentPubkey)}. Scopes: ${scopes.join(' ') || 'none'}.${policyText(input.spendPolicy)}`,
+    `/agents/${encodeURIComponent(input.agentPubkey)}`,
+  );
   const challenge = await db().authChallenge.create({
     data: {
       wallet: input.ownerWallet,

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { getAddress, type Address } from 'viem';
-import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
+import { parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import { db } from '../core/db';
 import { ApiError } from '../core/errors';
 import { currentRuntime } from '../core/runtime';
 import { verifyWalletSignature } from '../signatures/verify-signature';
-import { CHALLENGE_TTL_MS } from './create-challenge';
+import { siweChallenge } from './create-challenge';
 
 /**
  * Challenges for the human web app's session share the auth_challenges table (nonce, expiry,
@@ -20,21 +19,7 @@ const refused = () =>
 
 /** A Sign-In with Ethereum message for the web app, bound to this deployment's domain, the wallet and the chain. */
 export async function createWebSignInChallenge(wallet: Address) {
-  const { config } = currentRuntime();
-  const base = new URL(config.PUBLIC_BASE_URL);
-  const issuedAt = new Date();
-  const expiresAt = new Date(issuedAt.getTime() + CHALLENGE_TTL_MS);
-  const message = createSiweMessage({
-    domain: base.host,
-    address: getAddress(wallet),
-    statement: WEB_STATEMENT,
-    uri: base.origin,
-    version: '1',
-    chainId: config.CHAIN_ID,
-    nonce: randomBytes(16).toString('hex'),
-    issuedAt,
-    expirationTime: expiresAt,
-  });
+  const { message, expiresAt } = siweChallenge(getAddress(wallet), WEB_STATEMENT);
   const challenge = await db().authChallenge.create({
     data: { wallet: getAddress(wallet), agentPubkey: WEB_SIGN_IN_PUBKEY, scopes: [], message, expiresAt },
   });

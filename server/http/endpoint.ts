@@ -1,3 +1,4 @@
+import type { Address } from 'viem';
 import type { z, ZodType } from 'zod';
 import type { ApiError } from '../core/errors';
 import type { AuthSpec, Caller } from '../core/caller';
@@ -21,8 +22,11 @@ export interface RequestInput<P, Q, B> {
   ip: string;
 }
 
-export interface HandlerInput<P, Q, B, A extends AuthSpec> extends RequestInput<P, Q, B> {
+export interface HandlerInput<P, Q, B, A extends AuthSpec, H = undefined> extends RequestInput<P, Q, B> {
+  /** The proven caller: from a credential in the headers or the query, or the wallet that signed the body. */
   caller: CallerFor<A>;
+  /** The declared request headers, parsed (names as the schema writes them). */
+  headers: Out<H>;
   /** The HTTP request the call came in (for a call inside a tRPC or JSON-RPC batch: the batch's request). */
   request: Request;
   requestId: string;
@@ -70,7 +74,14 @@ export interface EventStreamResponse {
   description: string;
 }
 
-export interface EndpointDef<P = undefined, Q = undefined, B = undefined, A extends AuthSpec = AuthSpec, R = unknown> {
+export interface EndpointDef<
+  P = undefined,
+  Q = undefined,
+  B = undefined,
+  A extends AuthSpec = AuthSpec,
+  R = unknown,
+  H = undefined,
+> {
   method: HttpMethod;
   /** OpenAPI-style path, for example /api/v1/agents/{id}. */
   path: string;
@@ -84,13 +95,30 @@ export interface EndpointDef<P = undefined, Q = undefined, B = undefined, A exte
    */
   scopes?: readonly (Scope | readonly Scope[])[];
   /**
-   * Required when auth accepts 'signature': the exact text (before the timestamp) that the
-   * X-Agent-Message header must carry to authorize this operation and nothing else.
+   * Required when auth accepts 'signature' or 'signed_body': the exact text (before the timestamp)
+   * that the X-Agent-Message header or the body's `message` must carry to authorize this operation and
+   * nothing else; or the texts one of which it must carry (an agent written as its handle or its id).
+   * Only a signed body's text may need a lookup (a promise).
    */
-  signedAction?: (input: RequestInput<P, Q, B> & { wallet: string }) => string;
+  signedAction?: (
+    input: RequestInput<P, Q, B> & { wallet: string },
+  ) => string | readonly string[] | Promise<string | readonly string[]>;
+  /**
+   * Required when auth accepts 'signed_body': the body field naming the wallet that signed the
+   * body's `message` (the body's `signature` field carries the EIP-191 signature).
+   */
+  signer?: string;
+  /**
+   * With a signed body: the refusals answered before the signature is checked and its message used
+   * up (unknown object 404, conflict 409, not allowed 403), so such a refusal costs the client no
+   * signature. Receives the wallet the body names (not yet proven).
+   */
+  beforeSignature?: (input: RequestInput<P, Q, B> & { wallet: Address }) => Promise<unknown>;
   params?: P;
   query?: Q;
   body?: B;
+  /** Request headers the handler reads: a z.object keyed by header name (matched in any letter case). */
+  headers?: H;
   /** Largest accepted request body in bytes (413 above it). Default 64 KiB. */
   bodyLimit?: number;
   rateLimit?: RateLimitPolicyName | RateLimitRule<P, Q, B>[];
@@ -103,7 +131,7 @@ export interface EndpointDef<P = undefined, Q = undefined, B = undefined, A exte
   /** Endpoint-specific failures: status to description (the wrapper documents its own). */
   errors?: Record<number, string>;
   /** Returns the success body, a reply(status, body, headers), or (event streams) a Response. */
-  handler(input: HandlerInput<P, Q, B, A>): Promise<R | Reply<R> | Response>;
+  handler(input: HandlerInput<P, Q, B, A, H>): Promise<R | Reply<R> | Response>;
 }
 
 /** Declares an endpoint; the identity function exists for type inference. */
@@ -113,7 +141,8 @@ export function endpoint<
   B extends ZodType | undefined = undefined,
   const A extends AuthSpec = AuthSpec,
   R = unknown,
->(def: EndpointDef<P, Q, B, A, R>): EndpointDef<P, Q, B, A, R> {
+  H extends ZodType | undefined = undefined,
+>(def: EndpointDef<P, Q, B, A, R, H>): EndpointDef<P, Q, B, A, R, H> {
   return def;
 }
 
@@ -126,7 +155,7 @@ export function alsoAt<T extends { path: string }>(def: T, path: string): T {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyEndpoint = EndpointDef<any, any, any, any, any>;
+export type AnyEndpoint = EndpointDef<any, any, any, any, any, any>;
 
 export function successStatuses(def: AnyEndpoint): number[] {
   return typeof def.status === 'number' ? [def.status] : [...def.status];

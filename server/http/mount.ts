@@ -9,7 +9,16 @@ import { clientIp } from './client-ip';
 import { jsonAnswer } from './common-headers';
 import { Reply, successStatuses, type AnyEndpoint } from './endpoint';
 import { readIdempotencyKey } from './idempotency';
-import { parseBody, parseParamsAndQuery, requireScopes, runDeclared, scopeList, type RawInput } from './policy';
+import {
+  parseBody,
+  parseHeaders,
+  parseParamsAndQuery,
+  requireScopes,
+  runDeclared,
+  scopeList,
+  signedBodyOnly,
+  type RawInput,
+} from './policy';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './read-body';
 
 /** /api/v1/agents/{id} -> /api/v1/agents/:id */
@@ -24,13 +33,31 @@ function queryObject(context: Context): Record<string, string> {
   return out;
 }
 
+/** The declared headers' values, by the names the schema writes (header names match in any letter case). */
+function declaredHeaders(def: AnyEndpoint, request: Request): Record<string, string> | undefined {
+  const shape = (def.headers as { shape?: Record<string, unknown> } | undefined)?.shape;
+  if (!shape) return undefined;
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(shape)) {
+    const value = request.headers.get(name);
+    if (value !== null) out[name] = value;
+  }
+  return out;
+}
+
 const isClaim = (value: Caller | SignatureClaim | null): value is SignatureClaim => value !== null && 'message' in value;
+
+const acceptsMode = (def: AnyEndpoint, mode: string): boolean => Array.isArray(def.auth) && def.auth.includes(mode);
+
+/** The fields an object schema declares (none for another schema). */
+const schemaFields = (schema: unknown): string[] => Object.keys((schema as { shape?: object } | undefined)?.shape ?? {});
 
 /** The failures the wrapper itself can answer, documented for every endpoint that can meet them. */
 function wrapperErrors(def: AnyEndpoint): Record<number, string> {
   const errors: Record<number, string> = {};
   if (def.params || def.query || def.body || def.idempotent) errors[400] = 'Invalid request (details.fields names each field)';
   if (def.auth !== 'none') errors[401] = 'Missing, invalid or expired authentication';
+  if (signedBodyOnly(def)) errors[401] = 'Missing, bad, stale or reused signature';
   if (def.scopes?.length) errors[403] = `Missing scope (${scopeList(def).join(', ')})`;
   if (def.idempotent) {
     errors[409] = 'A request with this Idempotency-Key is still being processed';
@@ -62,8 +89,16 @@ export function documentedStatuses(def: AnyEndpoint): number[] {
 
 /** Refuses, at start, a declaration the wrapper could not honour. */
 function checkDefinition(def: AnyEndpoint): void {
-  if (Array.isArray(def.auth) && def.auth.includes('signature') && !def.signedAction) {
-    throw new Error(`${def.method.toUpperCase()} ${def.path} accepts signature headers but declares no signedAction`);
+  const name = `${def.method.toUpperCase()} ${def.path}`;
+  if ((acceptsMode(def, 'signature') || acceptsMode(def, 'signed_body')) && !def.signedAction) {
+    throw new Error(`${name} accepts signed messages but declares no signedAction`);
+  }
+  if (acceptsMode(def, 'signed_body')) {
+    const missing = [def.signer ?? 'signer', 'message', 'signature'].filter((field) => !schemaFields(def.body).includes(field));
+    if (!def.signer || missing.length) throw new Error(`${name} accepts a signed body but its body lacks ${missing.join(', ')}`);
+  }
+  if (acceptsMode(def, 'query_token') && !schemaFields(def.query).includes('token')) {
+    throw new Error(`${name} accepts a query token but its query declares no token`);
   }
   if (successStatuses(def).length === 0) throw new Error(`${def.method.toUpperCase()} ${def.path} declares no success status`);
 }
@@ -84,16 +119,21 @@ export function mountEndpoint(app: OpenAPIHono, def: AnyEndpoint): void {
 
     // Only what the endpoint reads is checked: an endpoint without a query ignores the query string
     // (it documents no 400 for it); one without path parameters has none to decode.
-    const raw: RawInput = { params: def.params ? context.req.param() : {}, query: def.query ? queryObject(context) : {} };
+    const raw: RawInput = {
+      params: def.params ? context.req.param() : {},
+      query: def.query ? queryObject(context) : {},
+      headers: declaredHeaders(def, request),
+    };
     const { params, query } = parseParamsAndQuery(def, raw);
+    const headers = parseHeaders(def, raw.headers);
     const rawBody = def.body ? await readJsonBody(request, def.bodyLimit ?? DEFAULT_BODY_LIMIT) : undefined;
     raw.body = rawBody;
-    const parsed = { params, query, body: parseBody(def, rawBody) };
+    const parsed = { params, query, body: parseBody(def, rawBody), headers };
 
     let caller: Caller | null = null;
     if (isClaim(presented)) {
       if (!def.signedAction) throw new ApiError('unauthorized', 'This endpoint does not accept signature headers');
-      const action = def.signedAction({ ...parsed, ip, wallet: presented.wallet });
+      const action = await def.signedAction({ ...parsed, ip, wallet: presented.wallet });
       caller = await confirmSignatureClaim(presented, action, scopeList(def));
     } else {
       caller = presented;
@@ -138,12 +178,12 @@ const idempotencyHeader = z.object({
 });
 
 function registerDocument(app: OpenAPIHono, def: AnyEndpoint): void {
+  // A signed body is no security scheme (OpenAPI has none in the body): the body's fields say it.
+  const modes: readonly string[] =
+    def.auth === 'none' ? [] : def.auth === 'optional' ? ['bearer', 'api_key', 'signature'] : def.auth;
+  const schemes = modes.filter((mode) => mode !== 'signed_body').map((mode) => ({ [mode]: scopeList(def) }));
   const security =
-    def.auth === 'none'
-      ? undefined
-      : (def.auth === 'optional' ? (['bearer', 'api_key', 'signature'] as const) : def.auth).map((mode: string) => ({
-          [mode]: scopeList(def),
-        }));
+    schemes.length === 0 ? undefined : def.auth === 'optional' || acceptsMode(def, 'signed_body') ? [...schemes, {}] : schemes;
   const content =
     'kind' in def.response
       ? { 'text/event-stream': { schema: { type: 'string', description: def.response.description } } }
@@ -162,21 +202,28 @@ function registerDocument(app: OpenAPIHono, def: AnyEndpoint): void {
   }
   // The signed text with each request field shown as <name>, for the description.
   const placeholders = new Proxy({}, { get: (_target, name) => `<${String(name)}>` });
-  const signed = def.signedAction
-    ? `\n\nSignature headers: X-Agent-Message must be exactly \`${def.signedAction({ params: placeholders, query: placeholders, body: placeholders, ip: '', wallet: '<wallet>' } as never)} <unix seconds>\` (within 5 minutes); it authorizes this operation only, once.`
-    : '';
+  const signedText =
+    def.signedAction && (def.auth === 'optional' || acceptsMode(def, 'signature'))
+      ? def.signedAction({ params: placeholders, query: placeholders, body: placeholders, ip: '', wallet: '<wallet>' } as never)
+      : null;
+  const signed =
+    typeof signedText === 'string'
+      ? `\n\nSignature headers: X-Agent-Message must be exactly \`${signedText} <unix seconds>\` (within 5 minutes); it authorizes this operation only, once.`
+      : '';
+  const declared = def.headers as z.ZodObject | undefined;
+  const headers = def.idempotent ? (declared ? idempotencyHeader.extend(declared.shape) : idempotencyHeader) : declared;
   app.openAPIRegistry.registerPath({
     method: def.method,
     path: def.path,
     summary: def.summary,
     description: (def.description ?? '') + signed || undefined,
     tags: def.tags,
-    security: def.auth === 'optional' ? [...(security ?? []), {}] : security,
+    security,
     request: {
       params: def.params,
       query: def.query,
       body: def.body ? { content: { 'application/json': { schema: def.body } }, required: true } : undefined,
-      headers: def.idempotent ? idempotencyHeader : undefined,
+      headers,
     },
     responses,
   } as never);

@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import { authenticationRequired, callerForQueryToken, confirmSignatureClaim, signedBodyClaim } from '../auth/authenticate';
 import type { AuthMode, Caller } from '../core/caller';
 import { ApiError, runAfterRollback, validationError } from '../core/errors';
 import type { RateLimitResult } from '../core/rate-limit';
@@ -16,13 +17,31 @@ import { assertSafeInput } from './safe-input';
 // (mcp/tool-from.ts) all run a call through runDeclared(), so the scopes, input checks, body limit,
 // idempotency and rate limits of one operation are the same whichever door it is called through, and
 // each call (also each call inside a tRPC or JSON-RPC batch) is checked and counted once.
+//
+// Credentials in the headers are resolved by the door (REST: auth/authenticate.ts; the UI: the
+// session; MCP: its bearer token). The two that ride in the input are resolved here, for every door:
+// a bearer token in the `token` query parameter ('query_token'), and a signed body ('signed_body':
+// the wallet named by the endpoint's `signer` field signed the body's `message`, which must be
+// exactly `<signedAction> <unix seconds>`, fresh, and used once; the handler gets that wallet as its
+// caller). A signed body is checked after the rate limits and the endpoint's `beforeSignature` refusals.
 
 /** The raw (unparsed) parts of a call, as a door received them. */
 export interface RawInput {
   params?: unknown;
   query?: unknown;
   body?: unknown;
+  /** The declared request headers (REST only), keyed as the endpoint's headers schema writes them. */
+  headers?: unknown;
 }
+
+const accepts = (def: AnyEndpoint, mode: AuthMode): boolean => Array.isArray(def.auth) && def.auth.includes(mode);
+
+/**
+ * An operation authorized by its signed body alone: no other credential (and no web session) stands
+ * in for the signature, which the body carries whichever door the call came through.
+ */
+export const signedBodyOnly = (def: AnyEndpoint): boolean =>
+  Array.isArray(def.auth) && def.auth.length > 0 && def.auth.every((mode) => mode === 'signed_body');
 
 /**
  * How the door authenticated the caller: a credential kind the endpoint must accept (REST, MCP), or
@@ -49,7 +68,11 @@ export interface DeclaredResult {
   replayed: boolean;
 }
 
-export function parseInput<S extends ZodType>(schema: S | undefined, value: unknown, where: 'body' | 'query' | 'params') {
+export function parseInput<S extends ZodType>(
+  schema: S | undefined,
+  value: unknown,
+  where: 'body' | 'query' | 'params' | 'headers',
+) {
   if (!schema) return undefined;
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, where);
@@ -75,7 +98,8 @@ export const scopeList = (def: AnyEndpoint): string[] =>
 export function authorize(def: AnyEndpoint, caller: Caller | null, source: CallerSource | undefined): void {
   if (def.auth === 'none') return;
   if (!caller) {
-    if (def.auth === 'optional') return;
+    // A signed body or a query token is confirmed with the input (runDeclared).
+    if (def.auth === 'optional' || accepts(def, 'signed_body') || accepts(def, 'query_token')) return;
     throw new ApiError('unauthorized', 'Authentication required');
   }
   if (Array.isArray(def.auth) && source !== 'session' && !def.auth.includes(source ?? caller.via)) {
@@ -101,8 +125,13 @@ export function parseBody(def: AnyEndpoint, rawBody: unknown) {
   return parseInput(def.body, rawBody ?? {}, 'body');
 }
 
+/** The declared headers (absent ones are undefined). */
+export function parseHeaders(def: AnyEndpoint, rawHeaders: unknown) {
+  return parseInput(def.headers, rawHeaders ?? {}, 'headers');
+}
+
 export function parseDeclaredInput(def: AnyEndpoint, raw: RawInput) {
-  return { ...parseParamsAndQuery(def, raw), body: parseBody(def, raw.body) };
+  return { ...parseParamsAndQuery(def, raw), body: parseBody(def, raw.body), headers: parseHeaders(def, raw.headers) };
 }
 
 /** The declared body limit for a body a door received already parsed (the REST door counts bytes as it reads). */
@@ -180,8 +209,17 @@ export async function runDeclared(
   call: DeclaredCall,
   parsed: ReturnType<typeof parseDeclaredInput> = parseDeclaredInput(def, call.raw),
 ): Promise<DeclaredResult> {
-  const { caller } = call;
-  const input = { ...parsed, ip: call.ip };
+  const { headers, ...request } = parsed;
+  const input = { ...request, ip: call.ip };
+  let caller = signedBodyOnly(def) ? null : call.caller;
+  if (!caller && accepts(def, 'query_token')) {
+    const token = (input.query as { token?: unknown } | undefined)?.token;
+    if (typeof token === 'string') {
+      caller = await callerForQueryToken(token);
+      requireScopes(caller, def.scopes);
+    }
+  }
+  if (!caller && Array.isArray(def.auth) && !accepts(def, 'signed_body')) throw authenticationRequired(def.auth);
   const idempotency = def.idempotent && caller ? (call.idempotency ?? null) : null;
   if (idempotency && caller) {
     const claim = await claimIdempotencyKey(
@@ -198,7 +236,16 @@ export async function runDeclared(
       : { hits: [], tightest: null };
     hits = limits.hits;
     if (limits.tightest) call.onRateLimit?.(limits.tightest);
-    const run = () => def.handler({ ...input, caller, request: call.request, requestId: call.requestId });
+    // After the limits: a bad signature spends the budget (they count per IP until the signer is proven).
+    if (!caller && accepts(def, 'signed_body')) {
+      const claim = signedBodyClaim(input.body, def.signer!);
+      if (!claim) throw authenticationRequired(def.auth as readonly AuthMode[]);
+      const signing = { ...input, wallet: claim.wallet };
+      // The refusals that must cost no signature (and answer a replay of a refused request) come first.
+      await def.beforeSignature?.(signing);
+      caller = await confirmSignatureClaim(claim, await def.signedAction!(signing), scopeList(def));
+    }
+    const run = () => def.handler({ ...input, headers, caller, request: call.request, requestId: call.requestId });
     const result = await (isPublicRead(def, caller, call.request) ? asPublicRead(run) : run());
     if (result instanceof Response) return { answer: result, replayed: false };
     const statuses = successStatuses(def);

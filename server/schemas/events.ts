@@ -84,3 +84,14 @@ export const streamQuery = z.object({
     .optional()
     .openapi({ description: 'Same as the Last-Event-ID header, for clients that cannot set it' }),
 });
+
+export const streamHeaders = z.object({
+  'Last-Event-ID': z
+    .string()
+    .trim()
+    .regex(/^\d{1,19}$/, 'must be a decimal event id')
+    .optional()
+    .openapi({
+      description: 'The id of the last event received: the stream resumes after it (takes precedence over last_event_id)',
+    }),
+});

@@ -23,8 +23,11 @@ export interface SignedMessageInput {
   wallet: Address;
   message: string;
   signature: string;
-  /** The exact text the message must start with, for example `Register agent Alpha`. */
-  action: string;
+  /**
+   * The exact text the message must start with, for example `Register agent Alpha`; or the texts
+   * one of which it must start with (an agent named by its handle or its id).
+   */
+  action: string | readonly string[];
   /** Current time in ms (tests). */
   now?: number;
 }
@@ -53,6 +56,13 @@ export function checkMessageFreshness(message: string, action: string, now = Dat
   return timestamp;
 }
 
+/** Of the texts a message may sign, the one it starts with (else the first, which the refusal names). */
+function actionFor(message: string, action: string | readonly string[]): string {
+  if (typeof action === 'string') return action;
+  const lower = lowerAddresses(message).toLowerCase();
+  return action.find((candidate) => lower.startsWith(`${lowerAddresses(candidate).toLowerCase()} `)) ?? action[0]!;
+}
+
 /** Records a signed message as used; false when it was used before. */
 export async function consumeSignedMessage(wallet: Address, message: string): Promise<boolean> {
   const key = createHash('sha256').update(`${wallet.toLowerCase()}\n${message}`).digest('hex');
@@ -69,7 +79,7 @@ export async function consumeSignedMessage(wallet: Address, message: string): Pr
  * so a re-encoded (malleated) signature of the same message is refused too.
  */
 export async function verifySignedMessage(input: SignedMessageInput): Promise<void> {
-  checkMessageFreshness(input.message, input.action, input.now);
+  checkMessageFreshness(input.message, actionFor(input.message, input.action), input.now);
   if (!(await verifyWalletSignature(input.wallet, input.message, input.signature))) {
     throw invalid('The signature does not match the wallet and message');
   }

@@ -6,7 +6,6 @@ import { microToClaw } from '../core/money';
 import { PLATFORM_FEES, walletAccount } from '../credits/accounts';
 import { callerPays } from '../credits/caller-pays';
 import { eventCte, wake } from '../events/emit';
-import { verifySignedMessage } from '../signatures/verify-signed-message';
 import type { Skill } from '../core/db/generated/client';
 import { authorHandles, presentSkill, requireSkill } from './skill-views';
 
@@ -70,31 +69,18 @@ async function runInstall(sql: Queryable, skill: Skill, wallet: string, paidUnti
 
 export interface InstallInput {
   id: string;
+  /** The wallet that signed `<Install|Uninstall> skill <id> <ts>` (the REST door checked it). */
   installerWallet: Address;
-  message: string;
-  signature: string;
-}
-
-/** The skill, once the installer's signature of `<verb> skill <id> <ts>` checks out (401 otherwise). */
-async function signedFor(input: InstallInput, verb: 'Install' | 'Uninstall'): Promise<Skill> {
-  const skill = await requireSkill(input.id);
-  await verifySignedMessage({
-    wallet: input.installerWallet,
-    message: input.message,
-    signature: input.signature,
-    action: `${verb} skill ${skill.id}`,
-  });
-  return skill;
 }
 
 /**
- * POST /api/skills/{id}/install, signed `Install skill <id> <ts>`. Idempotent: installing twice
+ * POST /api/skills/{id}/install, signed `Install skill <id> <ts>` by the installer. Idempotent: installing twice
  * changes nothing and charges nothing. one_time/paid skills are paid once per wallet, ever (a
  * re-install after uninstalling is free); subscriptions are paid per 30-day period. The buyer pays
  * the author minus the platform fee through the ledger (402 when the buyer cannot pay).
  */
 export async function installSkill(input: InstallInput) {
-  const skill = await signedFor(input, 'Install');
+  const skill = await requireSkill(input.id);
   const wallet = input.installerWallet;
   const { sql } = database();
   const existing = await db().skillInstall.findUnique({
@@ -162,7 +148,7 @@ export async function installSkill(input: InstallInput) {
 
 /** DELETE /api/skills/{id}/install, signed `Uninstall skill <id> <ts>`. Uninstalling twice changes nothing. */
 export async function uninstallSkill(input: InstallInput) {
-  const skill = await signedFor(input, 'Uninstall');
+  const skill = await requireSkill(input.id);
   const rows = await database().sql.query<{ n: number; installs: number | null }>(
     `WITH gone AS (
        UPDATE skill_installs SET active = false, uninstalled_at = now()

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
 import type { z, ZodType } from 'zod';
 import type { EndpointDef } from '../http/endpoint';
-import { callDeclared, type RawInput } from '../http/policy';
+import { callDeclared, signedBodyOnly, type RawInput } from '../http/policy';
 import { publicProcedure, sessionCaller, walletProcedure } from './init';
 
 // A UI procedure derived from a REST endpoint's declaration: the session (the wallet signed in with
@@ -49,8 +49,9 @@ export function procedureFrom<E extends EndpointDef<any, any, any, any, any>, In
     input: unknown;
     ctx: { wallet: Address | null; clientIp: string; request?: Request };
   }) => {
-    // As over REST, an endpoint without authentication has no caller (its limits count per IP).
-    const caller = ctx.wallet && def.auth !== 'none' ? await sessionCaller(ctx.wallet) : null;
+    // As over REST, an endpoint without authentication has no caller (its limits count per IP); nor
+    // has one authorized by its signed body alone (the session does not stand in for the signature).
+    const caller = ctx.wallet && def.auth !== 'none' && !signedBodyOnly(def) ? await sessionCaller(ctx.wallet) : null;
     const raw = mapInput ? mapInput(input as In, { wallet: ctx.wallet }) : (input as RawInput);
     return (await callDeclared(def, {
       caller,

@@ -1,9 +1,8 @@
 import { endorserHasStanding } from './endorser-standing';
 import type { Address } from 'viem';
-import { primaryAgentOf, requireAgent } from '../agents/find-agent';
+import { findAgent, primaryAgentOf, requireAgent } from '../agents/find-agent';
 import { currentRuntime } from '../core/runtime';
 import { loadOneAgentMetrics } from './agent-metrics';
-import { verifySignedMessage } from '../signatures/verify-signed-message';
 import { database, db } from '../core/db';
 import type { Endorsement } from '../core/db/generated/client';
 import { isUniqueViolation } from '../core/db/errors';
@@ -47,29 +46,29 @@ export async function listEndorsements(ref: string) {
 
 export interface EndorseInput {
   ref: string;
+  /** The wallet that signed the endorsement (the REST door checked `message` against endorseActions()). */
   endorserWallet: Address;
   attestationType: AttestationType;
   evidenceUrl?: string;
   stakeAmount?: number;
+  /** The signed text, kept with the endorsement. */
   message: string;
-  signature: string;
 }
 
-/** The agent id as the endorser may have written it: the path's id or handle, or the agent's UUID. */
-function signedActions(ref: string, id: string, type: string): string[] {
-  return [...new Set([ref, id])].map((written) => `Endorse agent ${written} as ${type}`);
-}
-
-async function verifyAny(wallet: Address, message: string, signature: string, actions: string[]): Promise<void> {
-  // The action names which agent and type were endorsed; a message for another agent is refused.
-  const action = actions.find((candidate) => message.toLowerCase().startsWith(`${candidate.toLowerCase()} `)) ?? actions[0]!;
-  await verifySignedMessage({ wallet, message, signature, action });
+/**
+ * The texts an endorsement may sign: `Endorse agent <id> as <type>` with the agent written as the
+ * path has it (id or handle) or as its id. The text names the agent and type endorsed; a message for
+ * another agent is refused.
+ */
+export async function endorseActions(ref: string, type: string): Promise<string[]> {
+  const agent = await findAgent(ref);
+  return [...new Set([ref, agent?.id ?? ref])].map((written) => `Endorse agent ${written} as ${type}`);
 }
 
 /**
  * Anti-Sybil rules for endorsers (docs/spec-decisions.md): only a wallet with a registered agent may
  * endorse (403), and its oldest agent must be ENDORSER_MIN_AGE_HOURS old (403 with the time left), so a
- * throwaway wallet cannot move a score the moment it exists. Checked before the signature is consumed.
+ * throwaway wallet cannot move a score the moment it exists.
  */
 export async function assertMayEndorse(wallet: Address): Promise<void> {
   const endorser = await primaryAgentOf(wallet);
@@ -91,8 +90,12 @@ export async function assertMayEndorse(wallet: Address): Promise<void> {
   }
 }
 
-/** POST /api/agents/{id}/endorse: the endorser signs `Endorse agent <id> as <type> <unix seconds>`. */
-export async function endorseAgent(input: EndorseInput) {
+/**
+ * The refusals of an endorsement (404 unknown agent, 400 its owner, 403 the anti-Sybil rules, 409 the
+ * same type again), checked before the signature is (the endpoint's beforeSignature), so they cost the
+ * endorser no signature. Returns the agent.
+ */
+export async function checkEndorsement(input: Pick<EndorseInput, 'ref' | 'endorserWallet' | 'attestationType'>) {
   const agent = await requireAgent(input.ref);
   if (agent.ownerWallet === input.endorserWallet) {
     throw new ApiError('invalid_request', 'An agent’s owner cannot endorse it', {
@@ -100,10 +103,6 @@ export async function endorseAgent(input: EndorseInput) {
     });
   }
   await assertMayEndorse(input.endorserWallet);
-  const duplicate = () =>
-    new ApiError('duplicate_endorsement', `This wallet already endorsed the agent as ${input.attestationType}`, {
-      attestation_type: input.attestationType,
-    });
   const existing = await db().endorsement.findFirst({
     where: {
       subjectAgentId: agent.id,
@@ -113,13 +112,16 @@ export async function endorseAgent(input: EndorseInput) {
     },
     select: { id: true },
   });
-  if (existing) throw duplicate();
-  await verifyAny(
-    input.endorserWallet,
-    input.message,
-    input.signature,
-    signedActions(input.ref, agent.id, input.attestationType),
-  );
+  if (existing) throw duplicate(input.attestationType);
+  return agent;
+}
+
+const duplicate = (type: string) =>
+  new ApiError('duplicate_endorsement', `This wallet already endorsed the agent as ${type}`, { attestation_type: type });
+
+/** POST /api/agents/{id}/endorse: the endorser signed `Endorse agent <id> as <type> <unix seconds>`. */
+export async function endorseAgent(input: EndorseInput) {
+  const agent = await checkEndorsement(input);
   const before = await loadOneAgentMetrics(agent, database().sql);
   let endorsement: Endorsement;
   try {
@@ -134,7 +136,7 @@ export async function endorseAgent(input: EndorseInput) {
       },
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw duplicate();
+    if (isUniqueViolation(error)) throw duplicate(input.attestationType);
     throw error;
   }
   await deriveEdgesInto(agent.id, database().sql);
@@ -152,26 +154,26 @@ export async function endorseAgent(input: EndorseInput) {
   };
 }
 
-/** DELETE /api/agents/{id}/endorse: only the endorser, signing `Revoke endorsement <attestation_id> <unix seconds>`. */
-export async function revokeEndorsement(input: {
+interface RevokeInput {
   ref: string;
   endorserWallet: Address;
   attestationId: string;
-  message: string;
-  signature: string;
-}) {
+}
+
+/** The refusals of a revocation (404, 403 not the endorser), checked before the signature is. */
+export async function checkRevocation(input: RevokeInput) {
   const agent = await requireAgent(input.ref);
   const endorsement = await db().endorsement.findFirst({ where: { id: input.attestationId, subjectAgentId: agent.id } });
   if (!endorsement) throw ApiError.notFound('Endorsement');
   if (endorsement.endorserWallet !== input.endorserWallet) {
     throw new ApiError('forbidden', 'Only the endorser can revoke this endorsement');
   }
-  await verifySignedMessage({
-    wallet: input.endorserWallet,
-    message: input.message,
-    signature: input.signature,
-    action: `Revoke endorsement ${input.attestationId}`,
-  });
+  return { agent, endorsement };
+}
+
+/** DELETE /api/agents/{id}/endorse: only the endorser, who signed `Revoke endorsement <attestation_id> <unix seconds>`. */
+export async function revokeEndorsement(input: RevokeInput) {
+  const { agent, endorsement } = await checkRevocation(input);
   const revoked =
     endorsement.status === 'revoked'
       ? endorsement

@@ -1,4 +1,5 @@
 // DELETE /api/skills/{id}/install - uninstall a skill, signed by the installer's wallet
+import { requireSkill } from '../../skills/skill-views';
 import { endpoint } from '../../http/endpoint';
 import { idParam } from '../../schemas/common';
 import { installBody, uninstallResult } from '../../schemas/skill';
@@ -11,13 +12,15 @@ export default endpoint({
   description:
     'The installer signs `Uninstall skill <id> <unix seconds>`. Uninstalling what is not installed answers uninstalled: false.',
   tags: ['Skills'],
-  auth: 'none',
+  auth: ['signed_body'],
+  signedAction: ({ params }) => `Uninstall skill ${params.id.toLowerCase()}`,
+  signer: 'installer_wallet',
+  beforeSignature: ({ params }) => requireSkill(params.id),
   rateLimit: 'write',
   params: idParam,
   body: installBody,
   status: 200,
   response: uninstallResult,
-  errors: { 401: 'Bad, stale or reused signature', 404: 'Unknown skill' },
-  handler: ({ params, body }) =>
-    uninstallSkill({ id: params.id, installerWallet: body.installer_wallet, message: body.message, signature: body.signature }),
+  errors: { 404: 'Unknown skill' },
+  handler: ({ params, caller }) => uninstallSkill({ id: params.id, installerWallet: caller.wallet }),
 });

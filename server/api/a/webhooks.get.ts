@@ -1,16 +1,5 @@
-// GET /api/webhooks - the caller's webhooks (family A)
-import { endpoint } from '../../http/endpoint';
-import { webhookList } from '../../schemas/webhook';
-import { listWebhooks } from '../../webhooks/list-webhooks';
+// GET /api/webhooks - the caller's webhooks (family A; the same as GET /api/v1/webhooks)
+import { alsoAt } from '../../http/endpoint';
+import familyB from '../v1/webhooks.get';
 
-export default endpoint({
-  method: 'get',
-  path: '/api/webhooks',
-  summary: 'The caller’s webhooks',
-  tags: ['Webhooks'],
-  auth: ['bearer', 'api_key'],
-  scopes: ['webhooks.manage'],
-  status: 200,
-  response: webhookList,
-  handler: ({ caller }) => listWebhooks(caller.wallet),
-});
+export default alsoAt(familyB, '/api/webhooks');

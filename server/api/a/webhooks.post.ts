@@ -1,47 +1,19 @@
 // POST /api/webhooks - subscribe a URL to events (family A; bearer, signature headers or a signed body)
-import { ApiError } from '../../core/errors';
-import { endpoint } from '../../http/endpoint';
-import { webhookBody, createdWebhook } from '../../schemas/webhook';
-import { verifySignedMessage } from '../../signatures/verify-signed-message';
-import { createWebhook } from '../../webhooks/create-webhook';
+import type { AnyEndpoint } from '../../http/endpoint';
+import { webhookBody } from '../../schemas/webhook';
+import familyB from '../v1/webhooks.post';
 
-export default endpoint({
-  method: 'post',
+// The family-B operation, which also accepts signature headers and a signed body.
+const familyA: AnyEndpoint = {
+  ...familyB,
   path: '/api/webhooks',
-  summary: 'Subscribe an https URL to events',
   description:
     'Authenticate with a bearer token (scope webhooks.manage), signature headers, or wallet_address + message + signature in the body, ' +
-    'where the message is `Register webhook <url> <unix seconds>`. The url must be https (http on testnet only) and public. ' +
-    'Tier-gated events (smart_money.*, skill.installed) need the entry tier (403). Without `secret` the server generates one and returns it once. ' +
-    'Deliveries: docs/events.md.',
-  tags: ['Webhooks'],
-  auth: 'optional',
-  scopes: ['webhooks.manage'],
-  signedAction: ({ body }) => `Register webhook ${body.url}`,
-  rateLimit: 'write',
+    `where the message is \`Register webhook <url> <unix seconds>\`. ${familyB.description}`,
+  auth: ['bearer', 'api_key', 'signature', 'signed_body'],
+  signedAction: ({ body }: { body: { url: string } }) => `Register webhook ${body.url}`,
+  signer: 'wallet_address',
   body: webhookBody,
-  status: 201,
-  response: createdWebhook,
-  errors: {
-    403: 'An event needs the entry tier or above',
-    409: 'The wallet has the maximum number of webhooks',
-  },
-  async handler({ body, caller }) {
-    let wallet = caller?.wallet;
-    if (!wallet) {
-      if (!body.wallet_address || !body.message || !body.signature) {
-        throw new ApiError('unauthorized', 'Send a bearer token, signature headers, or wallet_address, message and signature');
-      }
-      const claimed = body.wallet_address as `0x${string}`;
-      await verifySignedMessage({
-        wallet: claimed,
-        message: body.message,
-        signature: body.signature,
-        action: `Register webhook ${body.url}`,
-      });
-      const { getAddress } = await import('viem');
-      wallet = getAddress(claimed.toLowerCase());
-    }
-    return createWebhook(wallet, { url: body.url, events: body.events, secret: body.secret });
-  },
-});
+};
+
+export default familyA;

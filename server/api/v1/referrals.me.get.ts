@@ -1,15 +1,5 @@
-// GET /api/v1/referrals/me - the caller's referral code (generated on first call) and earnings
-import { endpoint } from '../../http/endpoint';
-import { getReferral } from '../../referrals/get-referral';
-import { referral } from '../../schemas/referrals';
+// GET /api/v1/referrals/me - the caller's referral code and earnings (the same as GET /api/v1/referrals)
+import { alsoAt } from '../../http/endpoint';
+import referrals from './referrals.get';
 
-export default endpoint({
-  method: 'get',
-  path: '/api/v1/referrals/me',
-  summary: 'Your referral code, link, referred agents and earnings',
-  tags: ['Referrals'],
-  auth: ['bearer'],
-  status: 200,
-  response: referral,
-  handler: ({ caller }) => getReferral(caller),
-});
+export default alsoAt(referrals, '/api/v1/referrals/me');

@@ -1,10 +1,7 @@
 // GET /api/v1/stream - Server-Sent Events of the event log (spec: Events, Event stream)
 import { tierAtLeast, tierOfWallet } from '../../agents/tiers';
-import { authenticate } from '../../auth/authenticate';
-import type { Caller } from '../../core/caller';
-import { ApiError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
-import { streamQuery } from '../../schemas/events';
+import { streamHeaders, streamQuery } from '../../schemas/events';
 import { openStream } from '../../stream/open-stream';
 
 const MAX_REPLAY_MS = 24 * 60 * 60 * 1000;
@@ -20,8 +17,9 @@ export default endpoint({
     '(shutdown, one hour of age, a reader too far behind, or the revocation of the token or API key that opened it). Each caller sees public events, private events it is part of (invocations it ' +
     'made or received) and tier-gated events (smart_money.*, skill.installed) from the entry tier. At most 5 open streams per caller (429). See docs/events.md.',
   tags: ['Events'],
-  auth: 'optional',
+  auth: ['bearer', 'api_key', 'query_token'],
   query: streamQuery,
+  headers: streamHeaders,
   status: 200,
   response: { kind: 'event-stream', description: 'text/event-stream of event envelopes {id, event, timestamp, data}' },
   errors: {
@@ -29,40 +27,21 @@ export default endpoint({
     429: 'Too many open streams for this caller',
     503: 'The instance holds STREAM_MAX_OPEN open streams (Retry-After)',
   },
-  async handler({ query, caller, request }) {
-    let viewer: Caller | null = caller;
-    // A token is visible ASCII; anything else could not be a header value and is no token of ours (401).
-    if (!viewer && query.token && /^[\x21-\x7e]+$/.test(query.token)) {
-      const resolved = await authenticate(new Request(request.url, { headers: { authorization: `Bearer ${query.token}` } }), [
-        'bearer',
-      ]);
-      viewer = resolved && 'scopes' in resolved ? resolved : null;
-    }
-    if (!viewer)
-      throw new ApiError(
-        'unauthorized',
-        'Authentication required: send a bearer token (Authorization header or token query) or an API key',
-      );
-
-    const header = request.headers.get('last-event-id') ?? query.last_event_id;
-    if (header !== undefined && header !== null && !/^\d{1,19}$/.test(header.trim())) {
-      throw new ApiError('invalid_request', 'Last-Event-ID must be an event id sent by this stream', {
-        fields: { 'Last-Event-ID': 'must be a decimal event id' },
-      });
-    }
+  async handler({ query, headers, caller, request }) {
+    const lastEventId = headers['Last-Event-ID'] ?? query.last_event_id;
     let since: Date | null = null;
     if (query.since) {
       // The spec: `since` "replays up to 24 h back". An older time is clamped to 24 h ago rather than refused,
       // so a client resuming after a long gap reconnects and gets everything still replayable.
       since = new Date(Math.max(new Date(query.since).getTime(), Date.now() - MAX_REPLAY_MS));
     }
-    const tier = await tierOfWallet(viewer.wallet);
+    const tier = await tierOfWallet(caller.wallet);
     return openStream({
-      viewer: { wallet: viewer.wallet.toLowerCase(), entryTier: tierAtLeast(tier, 'entry') },
+      viewer: { wallet: caller.wallet.toLowerCase(), entryTier: tierAtLeast(tier, 'entry') },
       events: query.events ?? null,
-      after: header ? BigInt(header.trim()) : null,
+      after: lastEventId ? BigInt(lastEventId) : null,
       since,
-      credentialId: viewer.credentialId,
+      credentialId: caller.credentialId,
       signal: request.signal,
     });
   },
