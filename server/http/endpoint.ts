@@ -169,3 +169,17 @@ export function routeFileName(def: Pick<AnyEndpoint, 'method' | 'path'>): string
   const name = match[2]!.split('/').map((segment) => segment.replace(/^\{(.+)\}$/, '[$1]'));
   return `server/api/${family}/${name.join('.')}.${def.method}.ts`;
 }
+
+/**
+ * The policy of an idempotent write made with a bearer token holding `scope`, under the write limit:
+ * spread into a declaration (`...bearerWrite('Jobs', 'jobs.write')`) beside its handler.
+ */
+export function bearerWrite<const S extends Scope>(tag: string, scope: S) {
+  return {
+    tags: [tag],
+    auth: ['bearer'] as ['bearer'],
+    scopes: [scope] as [S],
+    rateLimit: 'write' as const,
+    idempotent: true,
+  };
+}

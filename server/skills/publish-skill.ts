@@ -31,6 +31,39 @@ export interface PublishInput {
   version?: string;
 }
 
+/** A publish request's body, as both families name its fields. */
+export interface PublishBody {
+  name: string;
+  summary?: string;
+  description: string;
+  category: string;
+  tags?: string[];
+  pricing_type: string;
+  price_claw?: bigint;
+  repo_url?: string;
+  integration_type?: string;
+  integration_payload?: Record<string, unknown>;
+  version?: string;
+}
+
+/** The service's input from a publish request's body (one mapping for both families' routes). */
+export function publishInput(family: 'a' | 'b', body: PublishBody): PublishInput {
+  return {
+    family,
+    name: body.name,
+    summary: body.summary,
+    description: body.description,
+    category: body.category,
+    tags: body.tags,
+    pricingType: body.pricing_type,
+    price: body.price_claw,
+    repoUrl: body.repo_url,
+    integrationType: body.integration_type,
+    integrationPayload: body.integration_payload,
+    version: body.version,
+  };
+}
+
 function checkPricing(input: PublishInput): bigint {
   const price = input.price ?? 0n;
   if (input.pricingType === 'free' && price > 0n) {

@@ -133,6 +133,18 @@ export async function dirtyTrustTotals(runner: Queryable): Promise<Map<string, {
 
 const REFRESH_BATCH = 2000;
 
+/** The CTE `written`: upserts the agent_stats rows of the CTE `counted` (one row per agent). */
+const WRITE_COUNTED = `written AS (
+       INSERT INTO agent_stats (agent_id, verified, published_skills, received, endorsement_count, connections,
+         age_months, trust_score, agent_created_at, refreshed_at)
+       SELECT id, verified, published_skills, received, endorsement_count, connections, age_months, ${trustTotalSql()},
+         created_at, now() FROM counted
+       ON CONFLICT (agent_id) DO UPDATE SET verified = excluded.verified, published_skills = excluded.published_skills,
+         received = excluded.received, endorsement_count = excluded.endorsement_count, connections = excluded.connections,
+         age_months = excluded.age_months, trust_score = excluded.trust_score, agent_created_at = excluded.agent_created_at,
+         refreshed_at = excluded.refreshed_at
+       RETURNING 1)`;
+
 /**
  * Recomputes agent_stats for up to `batch` agents marked dirty, in one statement (the marks are
  * deleted with the rows that replace them, so a crash loses nothing). Marks made by transactions
@@ -149,16 +161,7 @@ export async function refreshAgentStatsBatch(runner: Queryable, batch = REFRESH_
      ids AS (SELECT DISTINCT agent_id FROM taken),
      counted AS (SELECT a.id, a.created_at, ${COUNT_COLUMNS} FROM agents a WHERE a.id IN (SELECT agent_id FROM ids)),
      gone AS (DELETE FROM agent_stats WHERE agent_id IN (SELECT agent_id FROM ids) AND agent_id NOT IN (SELECT id FROM counted)),
-     written AS (
-       INSERT INTO agent_stats (agent_id, verified, published_skills, received, endorsement_count, connections,
-         age_months, trust_score, agent_created_at, refreshed_at)
-       SELECT id, verified, published_skills, received, endorsement_count, connections, age_months, ${trustTotalSql()},
-         created_at, now() FROM counted
-       ON CONFLICT (agent_id) DO UPDATE SET verified = excluded.verified, published_skills = excluded.published_skills,
-         received = excluded.received, endorsement_count = excluded.endorsement_count, connections = excluded.connections,
-         age_months = excluded.age_months, trust_score = excluded.trust_score, agent_created_at = excluded.agent_created_at,
-         refreshed_at = excluded.refreshed_at
-       RETURNING 1)
+     ${WRITE_COUNTED}
      SELECT (SELECT count(*) FROM taken)::int AS refreshed`,
     [adminWallets()],
   );
@@ -261,16 +264,7 @@ export async function refreshAllAgentStats(runner: Queryable): Promise<number> {
        FROM agents a LEFT JOIN endorsed e ON e.id = a.id LEFT JOIN attested t ON t.id = a.id
          LEFT JOIN published p ON p.id = a.id LEFT JOIN linked l ON l.id = a.id),
      cleared AS (DELETE FROM agent_stats_dirty RETURNING 1),
-     written AS (
-       INSERT INTO agent_stats (agent_id, verified, published_skills, received, endorsement_count, connections,
-         age_months, trust_score, agent_created_at, refreshed_at)
-       SELECT id, verified, published_skills, received, endorsement_count, connections, age_months, ${trustTotalSql()},
-         created_at, now() FROM counted
-       ON CONFLICT (agent_id) DO UPDATE SET verified = excluded.verified, published_skills = excluded.published_skills,
-         received = excluded.received, endorsement_count = excluded.endorsement_count, connections = excluded.connections,
-         age_months = excluded.age_months, trust_score = excluded.trust_score, agent_created_at = excluded.agent_created_at,
-         refreshed_at = excluded.refreshed_at
-       RETURNING 1)
+     ${WRITE_COUNTED}
      SELECT (SELECT count(*) FROM written)::int AS n, (SELECT count(*) FROM cleared)::int AS cleared`,
     [adminWallets()],
   );

@@ -1,7 +1,7 @@
 // POST /api/skills - upload a skill (Pro tier or above)
 import { endpoint, reply } from '../../http/endpoint';
 import { skill, skillUploadA } from '../../schemas/skill';
-import { publishSkill } from '../../skills/publish-skill';
+import { publishInput, publishSkill } from '../../skills/publish-skill';
 
 export default endpoint({
   method: 'post',
@@ -18,19 +18,7 @@ export default endpoint({
   response: skill,
   errors: { 403: 'Requires the Pro tier (or a missing scope)' },
   async handler({ caller, body }) {
-    const created = await publishSkill(caller, {
-      family: 'a',
-      name: body.name,
-      description: body.description,
-      category: body.category,
-      tags: body.tags,
-      pricingType: body.pricing_type,
-      price: body.price_claw,
-      repoUrl: body.repo_url,
-      integrationType: body.integration_type,
-      integrationPayload: body.integration_payload,
-      version: body.version,
-    });
+    const created = await publishSkill(caller, publishInput('a', body));
     return reply(201, created);
   },
 });

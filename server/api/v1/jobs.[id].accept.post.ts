@@ -1,5 +1,5 @@
 // POST /api/v1/jobs/{id}/accept - the poster accepts a bid; the job moves to executing
-import { endpoint } from '../../http/endpoint';
+import { bearerWrite, endpoint } from '../../http/endpoint';
 import { acceptBid } from '../../jobs/accept-bid';
 import { idParam } from '../../schemas/common';
 import { acceptBody, jobAccepted } from '../../schemas/jobs';
@@ -8,11 +8,7 @@ export default endpoint({
   method: 'post',
   path: '/api/v1/jobs/{id}/accept',
   summary: 'Accept a bid (poster only); the job moves to executing',
-  tags: ['Jobs'],
-  auth: ['bearer'],
-  scopes: ['jobs.write'],
-  rateLimit: 'write',
-  idempotent: true,
+  ...bearerWrite('Jobs', 'jobs.write'),
   params: idParam,
   body: acceptBody,
   status: 200,

@@ -1,5 +1,5 @@
 // POST /api/v1/jobs/{id}/bid - bid on another agent's job
-import { endpoint } from '../../http/endpoint';
+import { bearerWrite, endpoint } from '../../http/endpoint';
 import { bidOnJob } from '../../jobs/bid-on-job';
 import { idParam } from '../../schemas/common';
 import { bid, bidBody } from '../../schemas/jobs';
@@ -9,11 +9,7 @@ export default endpoint({
   path: '/api/v1/jobs/{id}/bid',
   summary: 'Bid on a job (one bid per wallet; not on your own job)',
   description: 'The job moves from open to bid on its first bid. Emits job.bid.',
-  tags: ['Jobs'],
-  auth: ['bearer'],
-  scopes: ['jobs.write'],
-  rateLimit: 'write',
-  idempotent: true,
+  ...bearerWrite('Jobs', 'jobs.write'),
   params: idParam,
   body: bidBody,
   status: 201,

@@ -1,5 +1,5 @@
 // POST /api/v1/jobs/{id}/cancel - the poster cancels a job and takes the escrowed bounty back
-import { endpoint } from '../../http/endpoint';
+import { bearerWrite, endpoint } from '../../http/endpoint';
 import { cancelJob } from '../../jobs/cancel-job';
 import { idParam } from '../../schemas/common';
 import { jobCancelled } from '../../schemas/jobs';
@@ -10,11 +10,7 @@ export default endpoint({
   summary: 'Cancel a job (poster only) and take the bounty back',
   description:
     'Allowed while the job is open or bid (no bid accepted yet), and for an executing job once its delivery_deadline (accepted_at + the accepted bid’s eta_seconds + a grace period) has passed without a submission. The bounty returns from escrow to the poster. Emits job.cancelled.',
-  tags: ['Jobs'],
-  auth: ['bearer'],
-  scopes: ['jobs.write'],
-  rateLimit: 'write',
-  idempotent: true,
+  ...bearerWrite('Jobs', 'jobs.write'),
   params: idParam,
   status: 200,
   response: jobCancelled,

@@ -1,5 +1,5 @@
 // POST /api/v1/jobs/{id}/submit - the winning bidder delivers; the bounty is paid out
-import { endpoint } from '../../http/endpoint';
+import { bearerWrite, endpoint } from '../../http/endpoint';
 import { submitJob } from '../../jobs/submit-job';
 import { idParam } from '../../schemas/common';
 import { jobCompleted, submitBody } from '../../schemas/jobs';
@@ -10,11 +10,7 @@ export default endpoint({
   summary: 'Submit the result (winning bidder only); the bounty minus the 5% fee is paid',
   description:
     'The job moves from executing to completed and the escrowed bounty goes to the bidder minus the 5% platform fee. Emits job.completed.',
-  tags: ['Jobs'],
-  auth: ['bearer'],
-  scopes: ['jobs.write'],
-  rateLimit: 'write',
-  idempotent: true,
+  ...bearerWrite('Jobs', 'jobs.write'),
   params: idParam,
   body: submitBody,
   bodyLimit: 256 * 1024,

@@ -1,5 +1,5 @@
 // POST /api/v1/jobs - post a job; its bounty moves into escrow
-import { endpoint } from '../../http/endpoint';
+import { bearerWrite, endpoint } from '../../http/endpoint';
 import { postJob } from '../../jobs/post-job';
 import { jobPosted, postJobBody } from '../../schemas/jobs';
 
@@ -9,11 +9,7 @@ export default endpoint({
   summary: 'Post a job bounty (escrowed from your balance)',
   description:
     'bounty_claw moves from the caller’s balance into escrow (402 when it cannot be covered or the daily limit would be passed). An unaccepted job past expires_at returns its bounty to the poster and shows status expired. Emits job.posted.',
-  tags: ['Jobs'],
-  auth: ['bearer'],
-  scopes: ['jobs.write'],
-  rateLimit: 'write',
-  idempotent: true,
+  ...bearerWrite('Jobs', 'jobs.write'),
   body: postJobBody,
   status: 201,
   response: jobPosted,

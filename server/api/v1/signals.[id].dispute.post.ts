@@ -1,5 +1,5 @@
 // POST /api/v1/signals/{id}/dispute - a staker disputes the publisher's proposed outcome; an admin decides
-import { endpoint } from '../../http/endpoint';
+import { bearerWrite, endpoint } from '../../http/endpoint';
 import { disputeSignal } from '../../signals/resolve-signal';
 import { idParam } from '../../schemas/common';
 import { signalDisputed } from '../../schemas/signals';
@@ -10,11 +10,7 @@ export default endpoint({
   summary: 'Dispute the publisher’s proposed outcome (stakers only, within the dispute window)',
   description:
     'A publisher’s resolution is only a proposal (status pending_resolution) until dispute_deadline. A wallet that staked on the signal may dispute it within that window: the signal becomes disputed, nothing is paid, and an admin resolves it (POST /api/v1/signals/{id}/resolve as an admin).',
-  tags: ['Signals'],
-  auth: ['bearer'],
-  scopes: ['agents.write'],
-  rateLimit: 'write',
-  idempotent: true,
+  ...bearerWrite('Signals', 'agents.write'),
   params: idParam,
   status: 200,
   response: signalDisputed,

@@ -1,5 +1,5 @@
 // POST /api/v1/signals/{id}/resolve - the publisher or an admin resolves a signal; stakes are paid out
-import { endpoint } from '../../http/endpoint';
+import { bearerWrite, endpoint } from '../../http/endpoint';
 import { resolveSignal } from '../../signals/resolve-signal';
 import { idParam } from '../../schemas/common';
 import { resolveBody, signalResolved } from '../../schemas/signals';
@@ -10,11 +10,7 @@ export default endpoint({
   summary: 'Resolve a signal (publisher or admin): correct, incorrect or expired',
   description:
     'An admin’s resolution pays at once (also of a pending or disputed signal). The publisher’s is a proposal: the answer has resolved: false, status pending_resolution and the payouts that will be made at dispute_deadline unless a staker disputes (POST /api/v1/signals/{id}/dispute). correct: the publisher’s stake back, agreers split the disagreers’ pool pro rata (and get their stakes back); incorrect: disagreers split the agreers’ pool plus the publisher’s stake; the platform takes 3% of the losing pool (plus rounding remainders). expired: every stake refunded.',
-  tags: ['Signals'],
-  auth: ['bearer'],
-  scopes: ['agents.write'],
-  rateLimit: 'write',
-  idempotent: true,
+  ...bearerWrite('Signals', 'agents.write'),
   params: idParam,
   body: resolveBody,
   bodyLimit: 4 * 1024,

@@ -1,5 +1,5 @@
 // POST /api/v1/signals/{id}/stake - agree or disagree with a signal, staking CLAW
-import { endpoint } from '../../http/endpoint';
+import { bearerWrite, endpoint } from '../../http/endpoint';
 import { stakeSignal } from '../../signals/stake-signal';
 import { idParam } from '../../schemas/common';
 import { stakeBody, stakePlaced } from '../../schemas/signals';
@@ -9,11 +9,7 @@ export default endpoint({
   path: '/api/v1/signals/{id}/stake',
   summary: 'Stake on a signal (agree or disagree; a stance never changes)',
   description: 'Staking again on the same side adds to your stake; the other side is refused (409).',
-  tags: ['Signals'],
-  auth: ['bearer'],
-  scopes: ['agents.write'],
-  rateLimit: 'write',
-  idempotent: true,
+  ...bearerWrite('Signals', 'agents.write'),
   params: idParam,
   body: stakeBody,
   status: 201,

@@ -1,5 +1,5 @@
 // POST /api/v1/signals - publish a signal with a stake from your balance
-import { endpoint } from '../../http/endpoint';
+import { bearerWrite, endpoint } from '../../http/endpoint';
 import { publishSignal } from '../../signals/publish-signal';
 import { publishSignalBody, signalPublished } from '../../schemas/signals';
 
@@ -9,11 +9,7 @@ export default endpoint({
   summary: 'Publish a staked signal',
   description:
     'stake_claw (at least 1 CLAW) moves from the caller’s balance into the signal’s escrow (402 when it cannot be covered).',
-  tags: ['Signals'],
-  auth: ['bearer'],
-  scopes: ['agents.write'],
-  rateLimit: 'write',
-  idempotent: true,
+  ...bearerWrite('Signals', 'agents.write'),
   body: publishSignalBody,
   status: 201,
   response: signalPublished,

@@ -1,7 +1,7 @@
 // POST /api/v1/skills - publish a skill, holding the 1,000,000 CLAW publishing stake
 import { endpoint, reply } from '../../http/endpoint';
 import { skill, skillPublishB } from '../../schemas/skill';
-import { publishSkill } from '../../skills/publish-skill';
+import { publishInput, publishSkill } from '../../skills/publish-skill';
 
 export default endpoint({
   method: 'post',
@@ -19,20 +19,7 @@ export default endpoint({
   response: skill,
   errors: { 402: 'Insufficient CLAW for the publishing stake' },
   async handler({ caller, body }) {
-    const created = await publishSkill(caller, {
-      family: 'b',
-      name: body.name,
-      summary: body.summary,
-      description: body.description,
-      category: body.category,
-      tags: body.tags,
-      pricingType: body.pricing_type,
-      price: body.price_claw,
-      repoUrl: body.repo_url,
-      integrationType: body.integration_type,
-      integrationPayload: body.integration_payload,
-      version: body.version,
-    });
+    const created = await publishSkill(caller, publishInput('b', body));
     return reply(201, created);
   },
 });
