@@ -1,25 +1,22 @@
-// POST /api/v1/approvals/{id}/reject - the owner wallet's signed decision on a pending spend
+// POST /api/v1/approvals/{id}/reject - the owner wallet's signed decision on a pending spend (as approve)
 import { decideApproval } from '../../credits/spend-approvals';
 import { endpoint } from '../../http/endpoint';
-import { approvalDecisionBody, approvalRef, spendApproval } from '../../schemas/spend-policy';
+import approve from './approvals.[id].approve.post';
+
+const { tags, auth, rateLimit, params, body, status, response, errors } = approve;
 
 export default endpoint({
   method: 'post',
   path: '/api/v1/approvals/{id}/reject',
   summary: 'Reject a pending spend (signed by the owner wallet)',
-  description:
-    'The body carries the owner wallet’s EIP-191 signature of the approval’s exact `reject_message` followed by a space and the current Unix time in seconds (within 5 minutes); each signed message is accepted once. No credential is needed or used: an agent holding an API key cannot decide its own spends.',
-  tags: ['Credits'],
-  auth: 'none',
-  rateLimit: 'write',
-  params: approvalRef,
-  body: approvalDecisionBody,
-  status: 200,
-  response: spendApproval,
-  errors: {
-    401: 'Bad, stale or reused signature, or not the owner wallet’s',
-    404: 'Unknown approval',
-    409: 'The approval is no longer pending',
-  },
+  description: approve.description!.replace('`approve_message`', '`reject_message`'),
+  tags,
+  auth,
+  rateLimit,
+  params,
+  body,
+  status,
+  response,
+  errors,
   handler: ({ params, body }) => decideApproval(params.id, 'reject', body),
 });
