@@ -227,6 +227,28 @@ const TWINS: Twin[] = [
   },
   {
     door: 'trpc',
+    name: 'me.linkErc8004',
+    rest: 'POST /api/v1/agents/{id}/erc8004/link',
+    valid: (m) => ({ agentId: m.agentId }),
+    invalid: {
+      input: (m) => ({ agentId: m.agentId, agent_registry: 'x'.repeat(101) }),
+      field: 'agent_registry',
+      rest: (m) => ({ path: `/api/v1/agents/${m.agentId}/erc8004/link`, body: { agent_registry: 'x'.repeat(101) } }),
+    },
+  },
+  {
+    door: 'trpc',
+    name: 'me.unlinkErc8004',
+    rest: 'DELETE /api/v1/agents/{id}/erc8004/link',
+    valid: (m) => ({ agentId: m.agentId }),
+    invalid: {
+      input: () => ({ agentId: 'x'.repeat(65) }),
+      field: 'id',
+      rest: () => ({ path: `/api/v1/agents/${'x'.repeat(65)}/erc8004/link` }),
+    },
+  },
+  {
+    door: 'trpc',
     name: 'me.mintApiKey',
     rest: 'POST /api/mint-api-key',
     valid: () => ({ label: 'ci' }),
