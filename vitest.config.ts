@@ -12,6 +12,7 @@ const LOAD_TESTS = [
   'test/backpressure-load.int.test.ts',
   'test/replica.int.test.ts',
   'test/rolling-deploy.int.test.ts',
+  'test/pg-restart.int.test.ts',
 ];
 
 export default defineConfig({

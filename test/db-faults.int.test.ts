@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationName, parsePostgresUrl } from '../server/core/db/open';
 import { isDatabaseUnavailable } from '../server/core/db/unavailable';
 import { startTestApp, type TestApp } from './harness';
+import { http, startFaultLoad } from './load/fault-load';
 import { assertLedgerBalanced, fund } from './money';
 import { newWallet, signIn } from './wallets';
 
@@ -40,24 +41,7 @@ describe.skipIf(!onPostgres)('PostgreSQL connections killed under load (skipped 
     await app?.close();
   });
 
-  const http = async (method: string, path: string, body?: unknown, token?: string) => {
-    const response = await fetch(base + path, {
-      method,
-      headers: {
-        ...(body ? { 'content-type': 'application/json' } : {}),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await response.text();
-    let parsed: any = null;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      /* not JSON */
-    }
-    return { status: response.status, headers: response.headers, body: parsed, text };
-  };
+  const get = (path: string) => http(base, 'GET', path);
 
   const terminate = async () =>
     (
@@ -74,63 +58,16 @@ describe.skipIf(!onPostgres)('PostgreSQL connections killed under load (skipped 
     await fund(account.address, 100_000);
     console.log('db faults: funded');
 
-    const statuses = new Map<number, number>();
-    const bad: string[] = [];
-    const created: string[] = [];
-    let stop = false;
-    // A request that never answers is a failure too (a hung pool or transaction), not a slow test.
-    const within = async <T>(what: string, promise: Promise<T>): Promise<T | null> => {
-      let timer: NodeJS.Timeout | undefined;
-      const result = await Promise.race([
-        promise,
-        new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 10_000))),
-      ]);
-      clearTimeout(timer);
-      if (result === null) {
-        bad.push(`${what} did not answer within 10 s`);
-        stop = true;
-      }
-      return result;
-    };
-    const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    const writer = async () => {
-      while (!stop) {
-        const response = await within(
-          'POST /api/v1/jobs',
-          http(
-            'POST',
-            '/api/v1/jobs',
-            { title: 'Fault job', description: 'Posted while connections die', bounty_claw: 1 },
-            session.token,
-          ),
-        );
-        if (!response) return;
-        count(response.status);
-        if (response.status === 201) created.push(response.body.job_id);
-        else if (response.status !== 503) bad.push(`POST ${response.status} ${response.text.slice(0, 200)}`);
-        else if (!response.headers.get('retry-after') || response.body.code !== 'service_unavailable')
-          bad.push(`503 ${response.text}`);
-      }
-    };
-    const reader = async () => {
-      while (!stop) {
-        const response = await within('GET /api/v1/jobs', http('GET', '/api/v1/jobs?limit=5'));
-        if (!response) return;
-        count(response.status);
-        if (response.status !== 200 && response.status !== 503) bad.push(`GET ${response.status} ${response.text.slice(0, 200)}`);
-        if (response.status === 503 && !response.headers.get('retry-after')) bad.push(`503 without Retry-After`);
-      }
-    };
+    const load = startFaultLoad(base, session.token);
+    const { statuses, bad, created, within } = load;
     let killed = 0;
-    const killer = async () => {
-      const end = Date.now() + 4000;
-      while (Date.now() < end && !stop) {
-        killed += await terminate();
-        await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 100));
-      }
-      stop = true;
-    };
-    await Promise.all([writer(), writer(), reader(), killer()]);
+    const end = Date.now() + 4000;
+    while (Date.now() < end && !bad.length) {
+      killed += await terminate();
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 100));
+    }
+    load.stop();
+    await load.done;
     if (bad.length) {
       const activity = await admin.query(
         `SELECT pid, state, wait_event_type, wait_event, left(query, 120) AS query, now() - xact_start AS xact FROM pg_stat_activity WHERE application_name = $1`,
@@ -147,9 +84,9 @@ describe.skipIf(!onPostgres)('PostgreSQL connections killed under load (skipped 
     const recoveredBy = Date.now() + 5000;
     let recovered = false;
     while (!recovered && Date.now() < recoveredBy)
-      recovered = (await within('recovery', http('GET', '/api/v1/jobs?limit=1')))?.status === 200;
+      recovered = (await within('recovery', get('/api/v1/jobs?limit=1')))?.status === 200;
     expect(recovered).toBe(true);
-    const burst = await Promise.all(Array.from({ length: 40 }, () => http('GET', '/api/v1/jobs?limit=1')));
+    const burst = await Promise.all(Array.from({ length: 40 }, () => get('/api/v1/jobs?limit=1')));
     expect(burst.map((response) => response.status)).toEqual(burst.map(() => 200));
     const connections = await admin.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1`,

@@ -1,5 +1,6 @@
-// Throwaway PostgreSQL servers for the replica test: a primary made with initdb and a streaming
-// standby made with pg_basebackup -R, each in a temporary directory on a free port. The shared
+// Throwaway PostgreSQL servers for the replica and restart tests: a primary made with initdb and a
+// streaming standby made with pg_basebackup -R, or one server that can be restarted, each in a
+// temporary directory on a free port. The shared
 // PostgreSQL of the machine is never reconfigured (its pg_hba.conf allows no replication).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -49,8 +50,8 @@ function run(bin: string, name: string, args: string[], user: ReturnType<typeof 
   if (result.status !== 0) throw new Error(`${name} failed (${result.status}): ${result.stderr}`);
 }
 
-async function startPostgres(bin: string, dir: string, user: ReturnType<typeof runAs>): Promise<PgServer> {
-  const port = await freePort();
+async function startPostgres(bin: string, dir: string, user: ReturnType<typeof runAs>, port?: number): Promise<PgServer> {
+  port ??= await freePort();
   let log = '';
   const child = spawn(
     path.join(bin, 'postgres'),
@@ -133,5 +134,47 @@ export async function sqlOn<T = Record<string, unknown>>(url: string, sql: strin
     return (await client.query(sql, params)).rows as T[];
   } finally {
     await client.end();
+  }
+}
+
+export interface PgRestartable {
+  root: string;
+  server: PgServer;
+  /** Fast shutdown, `downMs` with nothing listening, then the same server again on the same port. */
+  restart(downMs: number): Promise<void>;
+  /** Stops the server and removes the directory. */
+  destroy(): Promise<void>;
+}
+
+/** One throwaway server (initdb) that a test may restart. */
+export async function startRestartable(bin: string): Promise<PgRestartable> {
+  const user = runAs();
+  const root = mkdtempSync(path.join(tmpdir(), 'vouchsafe-restart-'));
+  if (user) chownSync(root, user.uid, user.gid);
+  const dir = path.join(root, 'data');
+  let server: PgServer | undefined;
+  const destroy = async () => {
+    await server?.stop();
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    run(bin, 'initdb', ['-D', dir, '-U', 'postgres', '-A', 'trust', '--no-sync'], user);
+    server = await startPostgres(bin, dir, user);
+    const handle: PgRestartable = {
+      root,
+      server,
+      async restart(downMs) {
+        const port = server!.port;
+        await server!.stop();
+        await new Promise((resolve) => setTimeout(resolve, downMs));
+        server = await startPostgres(bin, dir, user, port);
+        handle.server = server;
+      },
+      destroy,
+    };
+    return handle;
+  } catch (error) {
+    await destroy();
+    throw error;
   }
 }
