@@ -5556,7 +5556,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bad, stale or reused signature, or not the owner wallet’s */
+                /** @description Not signed by the approval’s owner wallet; Missing, bad, stale or reused signature */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -5696,7 +5696,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bad, stale or reused signature, or not the owner wallet’s */
+                /** @description Not signed by the approval’s owner wallet; Missing, bad, stale or reused signature */
                 401: {
                     headers: {
                         [name: string]: unknown;

@@ -141,16 +141,17 @@ function signatureClaim(headers: Headers): SignatureClaim {
 }
 
 /**
- * A signed body read as a claim: the wallet in the field the endpoint names, its `message` and
- * `signature`; null when any of the three is missing.
+ * A signed body read as a claim: its `message` and `signature`, and the wallet in the field the
+ * endpoint names (or the one wallet that may sign, when the endpoint looked it up); null when any of
+ * the three is missing.
  */
-export function signedBodyClaim(body: unknown, signerField: string): SignatureClaim | null {
+export function signedBodyClaim(body: unknown, signer: string | { wallet: Address }): SignatureClaim | null {
   const fields = (body ?? {}) as Record<string, unknown>;
-  const address = fields[signerField];
+  const address = typeof signer === 'string' ? fields[signer] : signer.wallet;
   const { message, signature } = fields;
   if (typeof address !== 'string' || typeof message !== 'string' || typeof signature !== 'string') return null;
   if (!address || !message || !signature) return null;
-  if (!isAddress(address, { strict: false })) throw unauthorized(`${signerField} is not an EVM address`);
+  if (!isAddress(address, { strict: false })) throw unauthorized(`${String(signer)} is not an EVM address`);
   return { via: 'signature', wallet: getAddress(address.toLowerCase()), message, signature };
 }
 

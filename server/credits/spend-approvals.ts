@@ -1,9 +1,8 @@
-import { getAddress } from 'viem';
+import { getAddress, type Address } from 'viem';
 import { database } from '../core/db';
 import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
 import { microToClaw } from '../core/money';
-import { verifySignedMessage } from '../signatures/verify-signed-message';
 import { decisionText, type ApprovalRow } from './spend-policy';
 
 // Pending spend approvals (spend-policy.ts): the wallet's credentials read them; only the wallet's own
@@ -52,20 +51,31 @@ export async function getApproval(caller: Caller, id: string) {
   return approvalView(row);
 }
 
-/**
- * POST /api/v1/approvals/{id}/approve (or /reject): the owner wallet's signature of the approval's
- * exact approve_message (reject_message) followed by " <unix seconds>", fresh and never used before.
- * A signature of any other wallet is 401 and changes nothing; an approval no longer pending is 409.
- */
-export async function decideApproval(id: string, decision: 'approve' | 'reject', input: { message: string; signature: string }) {
+type Decision = 'approve' | 'reject';
+
+async function pendingDecisionRow(id: string): Promise<ApprovalRow> {
   const row = await loadApproval(id);
   if (!row) throw ApiError.notFound('Approval');
-  await verifySignedMessage({
-    wallet: getAddress(row.wallet),
-    message: input.message,
-    signature: input.signature,
-    action: decisionText(decision === 'approve' ? 'Approve' : 'Reject', row),
-  });
+  return row;
+}
+
+/** The wallet whose signature decides an approval: its owner wallet (404 for an unknown approval). */
+export async function approvalSigner(id: string): Promise<Address> {
+  return getAddress((await pendingDecisionRow(id)).wallet);
+}
+
+/** The exact text (before " <unix seconds>") the owner signs to approve, or to reject, an approval. */
+export async function approvalAction(id: string, decision: Decision): Promise<string> {
+  return decisionText(decision === 'approve' ? 'Approve' : 'Reject', await pendingDecisionRow(id));
+}
+
+/**
+ * POST /api/v1/approvals/{id}/approve (or /reject), once the policy has checked the owner wallet's
+ * signature of approvalAction() (a signed body, fresh and never used before; any other wallet's is
+ * 401 and changes nothing): records the decision; an approval no longer pending is 409.
+ */
+export async function decideApproval(id: string, decision: Decision) {
+  const row = await pendingDecisionRow(id);
   const [updated] = await database().sql.query<ApprovalRow>(
     `UPDATE spend_approvals SET status = $2, decided_at = now()
      WHERE id = $1::uuid AND status = 'pending' AND expires_at > now() RETURNING *`,

@@ -105,9 +105,10 @@ export interface EndpointDef<
   ) => string | readonly string[] | Promise<string | readonly string[]>;
   /**
    * Required when auth accepts 'signed_body': the body field naming the wallet that signed the
-   * body's `message` (the body's `signature` field carries the EIP-191 signature).
+   * body's `message` (the body's `signature` field carries the EIP-191 signature), or a lookup of the
+   * one wallet that may sign for the object the request names (its owner; 404 for an unknown object).
    */
-  signer?: string;
+  signer?: string | ((input: RequestInput<P, Q, B>) => Promise<Address>);
   /**
    * With a signed body: the refusals answered before the signature is checked and its message used
    * up (unknown object 404, conflict 409, not allowed 403), so such a refusal costs the client no

@@ -94,7 +94,8 @@ function checkDefinition(def: AnyEndpoint): void {
     throw new Error(`${name} accepts signed messages but declares no signedAction`);
   }
   if (acceptsMode(def, 'signed_body')) {
-    const missing = [def.signer ?? 'signer', 'message', 'signature'].filter((field) => !schemaFields(def.body).includes(field));
+    const fields = [...(typeof def.signer === 'function' ? [] : [def.signer ?? 'signer']), 'message', 'signature'];
+    const missing = fields.filter((field) => !schemaFields(def.body).includes(field));
     if (!def.signer || missing.length) throw new Error(`${name} accepts a signed body but its body lacks ${missing.join(', ')}`);
   }
   if (acceptsMode(def, 'query_token') && !schemaFields(def.query).includes('token')) {

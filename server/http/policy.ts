@@ -238,7 +238,10 @@ export async function runDeclared(
     if (limits.tightest) call.onRateLimit?.(limits.tightest);
     // After the limits: a bad signature spends the budget (they count per IP until the signer is proven).
     if (!caller && accepts(def, 'signed_body')) {
-      const claim = signedBodyClaim(input.body, def.signer!);
+      const claim = signedBodyClaim(
+        input.body,
+        typeof def.signer === 'function' ? { wallet: await def.signer(input) } : def.signer!,
+      );
       if (!claim) throw authenticationRequired(def.auth as readonly AuthMode[]);
       const signing = { ...input, wallet: claim.wallet };
       // The refusals that must cost no signature (and answer a replay of a refused request) come first.

@@ -1,5 +1,5 @@
 // POST /api/v1/approvals/{id}/reject - the owner wallet's signed decision on a pending spend (as approve)
-import { decideApproval } from '../../credits/spend-approvals';
+import { approvalAction, approvalSigner, decideApproval } from '../../credits/spend-approvals';
 import { endpoint } from '../../http/endpoint';
 import approve from './approvals.[id].approve.post';
 
@@ -12,11 +12,13 @@ export default endpoint({
   description: approve.description!.replace('`approve_message`', '`reject_message`'),
   tags,
   auth,
+  signer: ({ params }) => approvalSigner(params.id),
+  signedAction: ({ params }) => approvalAction(params.id, 'reject'),
   rateLimit,
   params,
   body,
   status,
   response,
   errors,
-  handler: ({ params, body }) => decideApproval(params.id, 'reject', body),
+  handler: ({ params }) => decideApproval(params.id, 'reject'),
 });
