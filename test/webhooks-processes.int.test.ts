@@ -55,6 +55,11 @@ describe.skipIf(!onPostgres)(
         LOG_LEVEL: 'warn',
         AUTH_SECRET,
         STREAM_MAX_PER_CALLER: '2',
+        // The receiver fails the first attempt of 10 events in a row on purpose; with the default circuit
+        // breaker (open after 5 failures in a row, then probing one delivery at a time with a doubling
+        // pause) their retries would wait out the pauses. The breaker has its own test
+        // (test/webhooks-circuit.int.test.ts); this one is about claims across processes.
+        WEBHOOK_CIRCUIT_AFTER: '10000',
       };
       servers.push(...(await Promise.all([startServer(env), startServer(env)])));
     }, 120_000);
