@@ -1,10 +1,8 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http, { createServer, type IncomingMessage, type Server } from 'node:http';
 import net from 'node:net';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startTestApp, type TestApp } from './harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forkServer, type ServerProcess } from './load/fork-server';
 
 // Issue 23, item 4 (backpressure): 10,000 queued webhook deliveries to dead receivers (5,000 to a
 // port that refuses connections, 5,000 to one that accepts and never answers), 5,000 open event
@@ -31,13 +29,11 @@ const MAX_CONCURRENT_RUNS = 6;
 const HEALTH_P99_MS = 1000;
 const RSS_GROWTH_LIMIT = 300 * 1024 * 1024;
 
-let schemaApp: TestApp | null = null;
-let child: ChildProcess;
+let server: ServerProcess<{ base: string; streamToken: string; runs: { url: string; token: string }[] }>;
 let agent: Server;
 let silent: net.Server;
 const silentSockets = new Set<net.Socket>();
 let silentPeak = 0;
-let ready: { base: string; streamToken: string; runs: { url: string; token: string }[] };
 
 function fdLimit(): number {
   const line = readFileSync('/proc/self/limits', 'utf8')
@@ -49,13 +45,6 @@ function fdLimit(): number {
 function rssOf(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(match?.[1] ?? 0) * 1024;
-}
-
-function ask<T>(message: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    child.once('message', (answer: T & { error?: string }) => (answer.error ? reject(new Error(answer.error)) : resolve(answer)));
-    child.send(message);
-  });
 }
 
 beforeAll(async () => {
@@ -81,43 +70,29 @@ beforeAll(async () => {
   const refusedPort = (probe.address() as net.AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
 
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    STREAM_MAX_OPEN: String(STREAMS),
-    PIPELINE_MAX_RUNS_PER_CALLER: String(MAX_RUNS_PER_CALLER),
-    PIPELINE_MAX_CONCURRENT_RUNS: String(MAX_CONCURRENT_RUNS),
-  };
-  if (process.env.DATABASE_URL) {
-    schemaApp = await startTestApp();
-    const url = new URL(process.env.DATABASE_URL);
-    url.searchParams.set('schema', schemaApp.database.kind === 'postgres' ? schemaApp.database.schema : '');
-    env.DATABASE_URL = url.toString();
-  }
-  child = fork(
-    path.join(import.meta.dirname, 'load/backpressure-server.ts'),
+  server = await forkServer(
+    'backpressure-server.ts',
     [
-      inject('pgliteTemplate'),
       `http://127.0.0.1:${refusedPort}/hook`,
       `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/hook`,
       `http://127.0.0.1:${(agent.address() as net.AddressInfo).port}/`,
       String(DELIVERIES_PER_RECEIVER),
     ],
-    { execArgv: ['--import', 'tsx'], env: env as NodeJS.ProcessEnv, stdio: 'inherit' },
+    {
+      STREAM_MAX_OPEN: String(STREAMS),
+      PIPELINE_MAX_RUNS_PER_CALLER: String(MAX_RUNS_PER_CALLER),
+      PIPELINE_MAX_CONCURRENT_RUNS: String(MAX_CONCURRENT_RUNS),
+    },
   );
-  ready = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`the server process exited (${code})`)));
-  });
 }, 180_000);
 
 const openSockets: IncomingMessage[] = [];
 afterAll(async () => {
   for (const response of openSockets) response.destroy();
-  child?.kill();
+  await server?.close();
   for (const socket of silentSockets) socket.destroy();
   agent?.closeAllConnections();
   await Promise.all([new Promise((r) => agent?.close(r)), new Promise((r) => silent?.close(r))]);
-  await schemaApp?.close();
 }, 60_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -169,7 +144,7 @@ function openStream(base: string, token: string): Promise<{ status: number; refu
 
 describe('backpressure (issue 23, item 4)', () => {
   it('dead receivers with 10,000 queued deliveries, thousands of open streams and a pipeline trigger burst keep health fast, memory bounded and refusals 429/503', async () => {
-    const pid = child.pid!;
+    const pid = server.child.pid!;
     // Each stream is a socket here and one in the server; leave room for everything else.
     const streams = Math.min(STREAMS, Math.floor((fdLimit() - 500) / 1));
     if (streams < STREAMS) console.log(`backpressure: ulimit -n allows ${streams} streams, not ${STREAMS}`);
@@ -184,7 +159,7 @@ describe('backpressure (issue 23, item 4)', () => {
       while (probing) {
         const started = performance.now();
         try {
-          const response = await fetch(`${ready.base}/api/v1/health`);
+          const response = await fetch(`${server.ready.base}/api/v1/health`);
           await response.arrayBuffer();
           health.push(performance.now() - started);
           if (response.status !== 200) unexpected.push(`health ${response.status}`);
@@ -213,7 +188,7 @@ describe('backpressure (issue 23, item 4)', () => {
     // 1. 10,000 deliveries due at once to two dead receivers.
     let seeded = 0;
     await phase('seed deliveries', async () => {
-      seeded = (await ask<{ seeded: number }>('seed')).seeded;
+      seeded = (await server.ask<{ seeded: number }>('seed')).seeded;
       await sleep(3000);
     });
     expect(seeded).toBe(2 * DELIVERIES_PER_RECEIVER);
@@ -226,14 +201,14 @@ describe('backpressure (issue 23, item 4)', () => {
       const worker = async () => {
         while (next < streams) {
           next++;
-          const result = await openStream(ready.base, ready.streamToken);
+          const result = await openStream(server.ready.base, server.ready.streamToken);
           if (result.status === 200) opened++;
           else unexpected.push(`stream ${result.status} ${JSON.stringify(result.refusal)}`);
         }
       };
       await Promise.all(Array.from({ length: 100 }, worker));
       for (let i = 0; i < EXTRA_STREAMS; i++) {
-        const result = await openStream(ready.base, ready.streamToken);
+        const result = await openStream(server.ready.base, server.ready.streamToken);
         if (result.refusal) refusals.push(result.refusal);
         else unexpected.push(`stream past the bound answered ${result.status}`);
       }
@@ -244,7 +219,7 @@ describe('backpressure (issue 23, item 4)', () => {
     const runStatuses: Record<number, number> = {};
     await phase('pipeline burst', async () => {
       await Promise.all(
-        ready.runs.flatMap((run) =>
+        server.ready.runs.flatMap((run) =>
           Array.from({ length: RUNS_PER_OWNER }, async () => {
             const response = await fetch(run.url, {
               method: 'POST',
@@ -272,7 +247,7 @@ describe('backpressure (issue 23, item 4)', () => {
     clearInterval(rssTimer);
     const endRss = rssOf(pid);
     maxRss = Math.max(maxRss, endRss);
-    const report = await ask<{ webhooks: Record<string, unknown>[] }>('report');
+    const report = await server.ask<{ webhooks: Record<string, unknown>[] }>('report');
 
     const all = { p50: percentile(health, 50), p99: percentile(health, 99), n: health.length };
     const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;

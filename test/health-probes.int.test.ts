@@ -36,6 +36,34 @@ describe('liveness and readiness probes', () => {
     }
   });
 
+  // PostgreSQL: every pooled connection busy with a slow statement. (On PGlite one slow statement holds the
+  // server's thread itself; the embedded database's fairness is server/core/db/pglite-fairness.int.test.ts.)
+  it.skipIf(!process.env.DATABASE_URL)(
+    'health answers from its last report while every pooled connection is busy, without waiting for one',
+    async () => {
+      const busy = await startTestApp();
+      try {
+        expect((await busy.get('/api/v1/health')).body).toMatchObject({ status: 'ok' });
+        await new Promise((resolve) => setTimeout(resolve, 1100)); // the report is due again
+        let sleptAt = 0;
+        const sleepers = Promise.all(Array.from({ length: 12 }, () => busy.database.sql.query('SELECT pg_sleep(3)'))).then(
+          () => (sleptAt = performance.now()),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 200)); // the pool's 10 connections are taken
+        const health = await busy.get('/api/v1/health');
+        const answeredAt = performance.now();
+        expect(health.status).toBe(200);
+        expect(health.body).toMatchObject({ status: 'ok' });
+        expect(sleptAt).toBe(0); // answered while every connection was still asleep
+        await sleepers;
+        expect(answeredAt).toBeLessThan(sleptAt);
+      } finally {
+        await busy.close();
+      }
+    },
+    30_000,
+  );
+
   it('ready answers 503 once the process drains (SIGTERM), on connections still open', async () => {
     const draining = await startTestApp();
     try {

@@ -1,6 +1,7 @@
 // Issue 22, item 4: three `server.ts` instances on ONE PostgreSQL schema and one Redis, driven by a
-// mixed workload (sign-in, register, endorse, paid invokes, jobs through payout, signal stakes,
-// webhooks, a stream) spread across them, then checked: the ledger and escrow are exact, each webhook
+// mixed workload (sign-in, register, endorse, paid invokes, jobs through payout, signal stakes and
+// resolution, webhooks, a stream) spread across them, then checked: the ledger and escrow are exact, every
+// proposed signal outcome is paid once by the finalize job run on all three at once, each webhook
 // event reached the receiver once, a stream resumed on another instance with Last-Event-ID misses and
 // repeats nothing, the bootstrap and write limits hold across instances, a rename on one is read on
 // another within 1 s, each scheduled job ran once per period, and killing an instance mid-run loses no
@@ -14,13 +15,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../scripts/seed-data';
 import { startServer, type RunningServer } from '../e2e/server-process';
 import type { TestApp } from './harness';
-import { call, door, readStream, startInstancesEnvironment, type Answer, type InstancesEnvironment } from './load/instances';
+import { call, door, type Answer } from './load/http-client';
+import { readStream, startInstancesEnvironment, type InstancesEnvironment } from './load/instances';
 import { fund } from './money';
 import { startTarget } from './targets';
 import { newWallet, signIn } from './wallets';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const AUTH_SECRET = 'three-instances-share-this-auth-secret-0123456789';
+const CRON_SECRET = 'three-instances-share-this-cron-secret-0123456789';
 const WORKLOAD_MS = 30_000;
 const WORKERS = 6;
 const BOOTSTRAP_LIMIT = 6;
@@ -45,6 +48,7 @@ describe.skipIf(!onPostgres)(
     beforeAll(async () => {
       environment = await startInstancesEnvironment({
         AUTH_SECRET,
+        CRON_SECRET,
         RATE_LIMIT_BOOTSTRAP: `${BOOTSTRAP_LIMIT}/1d`,
         RATE_LIMIT_WRITE: `${WRITE_LIMIT}/1m`,
       });
@@ -102,7 +106,13 @@ describe.skipIf(!onPostgres)(
       const watcher = await member(1);
       const firstStream = readStream(bases()[0]!, watcher.token);
 
-      const acknowledged = { invokes: [] as string[], jobs: [] as string[], stakes: 0, endorsements: 0 };
+      const acknowledged = {
+        invokes: [] as string[],
+        jobs: [] as string[],
+        stakes: 0,
+        endorsements: 0,
+        proposals: [] as string[],
+      };
       const failures: string[] = [];
       const deadline = Date.now() + WORKLOAD_MS;
       let resumed: ReturnType<typeof readStream> | null = null;
@@ -179,6 +189,15 @@ describe.skipIf(!onPostgres)(
                   peer.token,
                 );
                 if (expect2xx('stake', staked)) acknowledged.stakes++;
+                // The publisher proposes the outcome on a third instance: paid when its window closes.
+                const proposed = await call(
+                  bases()[(w + round + 1) % bases().length]!,
+                  'POST',
+                  `/api/v1/signals/${signal.body.signal_id}/resolve`,
+                  { outcome: 'correct' },
+                  me.token,
+                );
+                if (expect2xx('propose outcome', proposed)) acknowledged.proposals.push(signal.body.signal_id);
               }
             }
             await new Promise((r) => setTimeout(r, ROUND_PAUSE_MS));
@@ -212,6 +231,38 @@ describe.skipIf(!onPostgres)(
         [acknowledged.jobs],
       );
       expect(completed[0]!.n).toBe(acknowledged.jobs.length);
+      await expect(checkInvariants(sql, undefined, { live: true })).resolves.toBeUndefined();
+
+      // Signal resolution: the proposals' dispute windows close (as time would), then the finalize job runs
+      // on all three instances at once, again until nothing is left: each signal is paid exactly once.
+      expect(acknowledged.proposals.length).toBeGreaterThan(5);
+      await sql.query(`UPDATE signals SET dispute_deadline = now() - interval '1 second' WHERE id = ANY($1::uuid[])`, [
+        acknowledged.proposals,
+      ]);
+      const unpaid = async () =>
+        (
+          await sql.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM signals WHERE id = ANY($1::uuid[]) AND status <> 'resolved'`,
+            [acknowledged.proposals],
+          )
+        )[0]!.n;
+      for (let pass = 0; pass < 10 && (await unpaid()) > 0; pass++) {
+        const runs = await Promise.all(
+          bases().map((base) => call(base, 'GET', '/api/cron/finalize-signal-resolutions', undefined, CRON_SECRET)),
+        );
+        expect(runs.map((run) => run.status)).toEqual(runs.map(() => 200));
+      }
+      expect(await unpaid()).toBe(0);
+      const settled = await sql.query<{ outcome: string; held: string; paid: number; stakes: number }>(
+        `SELECT s.outcome, coalesce(a.balance, 0)::text AS held,
+                (SELECT count(*)::int FROM signal_stakes k WHERE k.signal_id = s.id AND k.payout IS NOT NULL) AS paid,
+                s.stake_count AS stakes
+           FROM signals s LEFT JOIN ledger_accounts a ON a.id = 'hold:signal:' || s.id
+          WHERE s.id = ANY($1::uuid[])`,
+        [acknowledged.proposals],
+      );
+      expect(settled).toHaveLength(acknowledged.proposals.length);
+      for (const signal of settled) expect(signal).toEqual({ outcome: 'correct', held: '0', paid: signal.stakes, stakes: 1 });
       await expect(checkInvariants(sql, undefined, { live: true })).resolves.toBeUndefined();
 
       // Webhooks: each job.posted event reached the receiver exactly once.

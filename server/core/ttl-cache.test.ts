@@ -28,6 +28,24 @@ describe('TtlCache', () => {
     expect(await cache.get('x', async () => 11)).toBe(11);
   });
 
+  it('drops expired entries as new ones load, so ids that keep coming do not pile up', async () => {
+    vi.useFakeTimers();
+    try {
+      const cache = new TtlCache<number>(1000);
+      for (let i = 0; i < 100; i++) await cache.get(`job-${i}`, async () => i);
+      expect(cache.size).toBe(100);
+      await cache.get('job-0', async () => 0); // a hit moves nothing
+      vi.advanceTimersByTime(600);
+      await cache.get('job-100', async () => 100);
+      vi.advanceTimersByTime(500); // job-0..99 expired, job-100 not
+      await cache.get('job-101', async () => 101);
+      expect(cache.size).toBe(2);
+      expect(cache.peek('job-100')).toBe(100);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('peeks at a loaded, fresh value without loading', async () => {
     vi.useFakeTimers();
     try {

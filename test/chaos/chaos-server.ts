@@ -3,8 +3,7 @@
 // production build): the runtime with its migrations, the bundled devnet (anvil under its watchdog),
 // the scheduled jobs and the webhook worker, and the REST API on a real HTTP server on PORT.
 import { createServer } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
-import { createApi } from '../../server/api/app';
+import { createApi, nodeListener } from '../../server/api/app';
 import { chain } from '../../server/chain/client';
 import { startRuntime } from '../../server/core/runtime';
 import { ensureJobsStarted } from '../../server/scheduler/jobs';
@@ -18,7 +17,7 @@ const context = await chain().catch((error: Error) => {
 });
 const t2 = Date.now();
 ensureJobsStarted(runtime);
-const server = createServer(getRequestListener(createApi().fetch));
+const server = createServer(nodeListener(createApi()));
 server.listen(runtime.config.PORT, '127.0.0.1', () => {
   console.log(
     `CHAOS-READY ${JSON.stringify({ rpcUrl: context?.source === 'devnet' ? context.rpcUrl : null, pid: process.pid, importMs: Math.round(t0 - performance.timeOrigin), runtimeMs: t1 - t0, chainMs: t2 - t1 })}`,

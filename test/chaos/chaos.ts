@@ -13,10 +13,12 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createWalletClient, erc20Abi, http, parseUnits, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { createPgliteInstance, openDatabase, parsePostgresUrl, type Database } from '../../server/core/db/open';
+import { openDatabase, parsePostgresUrl, type Database } from '../../server/core/db/open';
 import type { SqlRunner } from '../../server/core/db/sql-runner';
 import { devnetChain } from '../../server/chain/viem-chain';
 import { freePort } from '../../e2e/server-process';
+import { seedPgliteDataDir } from '../load/seed-pglite';
+import { call, type Answer } from '../load/http-client';
 
 export interface ChaosOptions {
   kills: number;
@@ -49,6 +51,8 @@ export interface ChaosReport {
   orphanedAnvils: number;
   /** Soak samples: per minute, the server's RSS (MB) and health p99 (ms). */
   minutes: { minute: number; rssMb: number; healthP99Ms: number; acknowledged: number }[];
+  /** Soak: every health latency (ms) measured, per minute. */
+  healthLatencies: number[][];
 }
 
 /** mulberry32: a small seeded PRNG, so a run can be replayed from its printed seed. */
@@ -210,6 +214,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     webhookEvents: 0,
     orphanedAnvils: 0,
     minutes: [],
+    healthLatencies: [],
   };
   log(
     `chaos: seed ${options.seed}, ${options.kills} kills, ${databaseUrl ? 'PostgreSQL' : 'PGlite'} (replay: CHAOS_SEED=${options.seed})`,
@@ -237,13 +242,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
 
-  if (!databaseUrl && options.pgliteTemplate) {
-    const seeded = await createPgliteInstance({
-      dataDir: path.join(dataDir, 'pglite'),
-      loadDataDir: new Blob([readFileSync(options.pgliteTemplate)]),
-    });
-    await seeded.close();
-  }
+  if (!databaseUrl && options.pgliteTemplate) await seedPgliteDataDir(options.pgliteTemplate, dataDir);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   let child: ChildProcess | null = null;
@@ -321,30 +320,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   };
 
   // --- requests
-  type Answer = { status: number; body: any; text: string };
+  /** A request that tallies what the server refused (4xx, by code) and every 5xx. */
   const request = async (method: string, urlPath: string, body?: unknown, token?: string): Promise<Answer> => {
-    const response = await fetch(`${base}${urlPath}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(20_000),
-    });
-    const text = await response.text();
-    let parsed: unknown = null;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    if (response.status >= 500) report.serverErrors.push(`${method} ${urlPath} ${response.status} ${text.slice(0, 200)}`);
-    else if (response.status >= 400) {
-      const code = `${response.status} ${(parsed as { code?: string })?.code ?? ''}`;
+    const answer = await call(base, method, urlPath, body, token);
+    if (answer.status >= 500) report.serverErrors.push(`${method} ${urlPath} ${answer.status} ${answer.text.slice(0, 200)}`);
+    else if (answer.status >= 400) {
+      const code = `${answer.status} ${answer.body?.code ?? ''}`;
       report.refused[code] = (report.refused[code] ?? 0) + 1;
     }
-    return { status: response.status, body: parsed, text };
+    return answer;
   };
   /** Retries a step across kills (connection refused while the server is down). */
   const untilAnswered = async (step: () => Promise<Answer>): Promise<Answer> => {
@@ -430,6 +414,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       pendingDeposits.push({ actor, hash });
     };
     for (const actor of actors) await deposit(actor, 5000);
+    // An actor that runs out of CLAW deposits another 5,000 tokens (it holds 100,000 on chain), so a long
+    // soak keeps the same mix of writes instead of ending in refusals.
+    const refilling = new Set<Actor>();
+    const paying = async (payer: Actor, answer: Answer): Promise<Answer> => {
+      const broke = answer.status === 402 && answer.body?.code === 'insufficient_credits';
+      if (broke && !refilling.has(payer) && !pendingDeposits.some((pending) => pending.actor === payer)) {
+        refilling.add(payer);
+        await deposit(payer, 5000).finally(() => refilling.delete(payer));
+      }
+      return answer;
+    };
     // One deposit claimed and one job posted before the first kill, so every run has a webhook event.
     const first = pendingDeposits.shift()!;
     const firstClaim = await request('POST', '/api/v1/credits/deposit', { tx_hash: first.hash }, first.actor.token);
@@ -468,14 +463,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         }
       } else if (roll < 0.3) {
         if (actor === target) return;
-        const invoked = await request('POST', `/api/v1/agents/${target.agentId}/invoke`, { n: roll }, actor.token);
+        const invoked = await paying(
+          actor,
+          await request('POST', `/api/v1/agents/${target.agentId}/invoke`, { n: roll }, actor.token),
+        );
         if (invoked.status === 200) ack({ kind: 'invocation', id: invoked.body.invocation_id });
       } else if (roll < 0.45) {
-        const posted = await request(
-          'POST',
-          '/api/v1/jobs',
-          { title: 'Chaos job', description: 'Survive a kill', required_skill: 'security', bounty_claw: 5 },
-          actor.token,
+        const posted = await paying(
+          actor,
+          await request(
+            'POST',
+            '/api/v1/jobs',
+            { title: 'Chaos job', description: 'Survive a kill', required_skill: 'security', bounty_claw: 5 },
+            actor.token,
+          ),
         );
         if (posted.status === 201) {
           ack({ kind: 'job', id: posted.body.job_id });
@@ -506,11 +507,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         const submitted = await request('POST', `/api/v1/jobs/${job.id}/submit`, { result: { ok: true } }, job.bidder.token);
         if (submitted.status === 200) ack({ kind: 'submit', id: job.id });
       } else if (roll < 0.8 || !signals.length) {
-        const published = await request(
-          'POST',
-          '/api/v1/signals',
-          { title: 'Chaos signal', body: 'It holds', signal_type: 'long', asset: 'ETH', confidence: 60, stake_claw: 5 },
-          actor.token,
+        const published = await paying(
+          actor,
+          await request(
+            'POST',
+            '/api/v1/signals',
+            { title: 'Chaos signal', body: 'It holds', signal_type: 'long', asset: 'ETH', confidence: 60, stake_claw: 5 },
+            actor.token,
+          ),
         );
         if (published.status === 201) {
           ack({ kind: 'signal', id: published.body.signal_id });
@@ -522,11 +526,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           signals.push(signals.shift()!);
           return;
         }
-        const staked = await request(
-          'POST',
-          `/api/v1/signals/${signal.id}/stake`,
-          { stance: random() < 0.5 ? 'agree' : 'disagree', amount_claw: 1 },
-          actor.token,
+        const staked = await paying(
+          actor,
+          await request(
+            'POST',
+            `/api/v1/signals/${signal.id}/stake`,
+            { stance: random() < 0.5 ? 'agree' : 'disagree', amount_claw: 1 },
+            actor.token,
+          ),
         );
         if (staked.status === 200 || staked.status === 201) {
           signal.stakes++;
@@ -562,6 +569,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         const rssMb = Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
         const healthP99Ms = Math.round(latencies[Math.ceil(latencies.length * 0.99) - 1] ?? 0);
         report.minutes.push({ minute, rssMb, healthP99Ms, acknowledged: acked.length });
+        report.healthLatencies.push(latencies);
         log(`soak: minute ${minute}: RSS ${rssMb} MB, health p99 ${healthP99Ms} ms, ${acked.length} acknowledged`);
       }
     }

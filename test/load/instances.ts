@@ -1,6 +1,6 @@
 // Shared by the multi-instance tests (test/instances.int.test.ts, test/rolling-deploy.int.test.ts):
-// plain HTTP calls to an instance, an event-stream reader, and the environment several `server.ts`
-// instances share (one PostgreSQL schema, one Redis, one devnet).
+// an event-stream reader, and the environment several `server.ts` instances share (one PostgreSQL
+// schema, one Redis, one devnet). Their plain HTTP calls are load/http-client.ts's.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,40 +9,6 @@ import { devnetFiles } from '../../server/chain/devnet/start-devnet';
 import { ensureProductionBuild } from '../../e2e/server-process';
 import { startTestChain, type TestChain } from '../chain';
 import { startTestApp, type TestApp } from '../harness';
-
-export interface Answer {
-  status: number;
-  body: any;
-}
-
-export async function call(base: string, method: string, path: string, body?: unknown, token?: string): Promise<Answer> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(20_000),
-  });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* text */
-  }
-  return { status: response.status, body: parsed };
-}
-
-/** The part of TestApp that signIn uses, against one instance over HTTP. */
-export const door = (base: string) =>
-  ({
-    post: async (path: string, body: unknown) => {
-      const answer = await call(base, 'POST', path, body);
-      return { ...answer, text: JSON.stringify(answer.body) };
-    },
-  }) as unknown as TestApp;
 
 export interface StreamReader {
   /** Ids of the `job.posted` events received, in order. */
