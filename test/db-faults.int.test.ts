@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationName, parsePostgresUrl } from '../server/core/db/open';
 import { isDatabaseUnavailable } from '../server/core/db/unavailable';
 import { startTestApp, type TestApp } from './harness';
-import { http, startFaultLoad } from './load/fault-load';
+import { startFaultLoad } from './load/fault-load';
+import { call } from './load/http-client';
 import { assertLedgerBalanced, fund } from './money';
 import { newWallet, signIn } from './wallets';
 
@@ -41,7 +42,7 @@ describe.skipIf(!onPostgres)('PostgreSQL connections killed under load (skipped 
     await app?.close();
   });
 
-  const get = (path: string) => http(base, 'GET', path);
+  const get = (path: string) => call(base, 'GET', path);
 
   const terminate = async () =>
     (

@@ -3,10 +3,9 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { getRequestListener } from '@hono/node-server';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createApi } from '../server/api/app';
+import { createApi, nodeListener } from '../server/api/app';
 import { checkResponse } from './contract';
 import { createPgliteInstance, openDatabase, parsePostgresUrl, type Database } from '../server/core/db/open';
 import { startRuntime, type Runtime } from '../server/core/runtime';
@@ -92,6 +91,15 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
   const servers: Server[] = [];
 
   const fetch = (request: Request) => Promise.resolve(api.fetch(request));
+  const listen = async () => {
+    // server.ts's REST door: declared JSON endpoints answered from node's request, the rest through Hono.
+    const server = createServer(nodeListener(api));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    return `http://127.0.0.1:${address.port}`;
+  };
   const request = async <T>(method: string, urlPath: string, options: RequestOptions = {}): Promise<TestResponse<T>> => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -127,14 +135,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     request,
     get: (urlPath, options) => request('GET', urlPath, options),
     post: (urlPath, body, options) => request('POST', urlPath, { ...options, body }),
-    async listen() {
-      const server = createServer(getRequestListener(api.fetch));
-      servers.push(server);
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const address = server.address();
-      if (!address || typeof address === 'string') throw new Error('no port');
-      return `http://127.0.0.1:${address.port}`;
-    },
+    listen,
     async close() {
       for (const server of servers) {
         server.closeAllConnections();

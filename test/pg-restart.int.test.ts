@@ -11,7 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationName, openDatabase, type Database } from '../server/core/db/open';
 import { startTestApp, type TestApp } from './harness';
-import { http, startFaultLoad } from './load/fault-load';
+import { startFaultLoad } from './load/fault-load';
+import { call } from './load/http-client';
 import { findServerBinaries, sqlOn, startRestartable, type PgRestartable } from './load/pg-cluster';
 import { assertLedgerBalanced, fund } from './money';
 import { newWallet, signIn } from './wallets';
@@ -62,7 +63,7 @@ describe.skipIf(skipReason !== null)('a PostgreSQL restart under load', () => {
     const backUp = Date.now();
     while (Date.now() - backUp < 10_000 && !load.bad.length) {
       const createdSoFar = load.created.length;
-      const read = await load.within('recovery read', http(base, 'GET', '/api/v1/jobs?limit=1'));
+      const read = await load.within('recovery read', call(base, 'GET', '/api/v1/jobs?limit=1'));
       if (read?.status === 200 && load.created.length > createdSoFar) {
         recoveredIn = Date.now() - backUp;
         break;
@@ -83,7 +84,7 @@ describe.skipIf(skipReason !== null)('a PostgreSQL restart under load', () => {
     expect(load.created.length).toBeGreaterThan(before);
 
     // The pool is whole again: 40 concurrent requests succeed and it holds at most its connections.
-    const burst = await Promise.all(Array.from({ length: 40 }, () => http(base, 'GET', '/api/v1/jobs?limit=1')));
+    const burst = await Promise.all(Array.from({ length: 40 }, () => call(base, 'GET', '/api/v1/jobs?limit=1')));
     expect(burst.map((response) => response.status)).toEqual(burst.map(() => 200));
     const [connections] = await sqlOn<{ n: number }>(
       pg.server.url(),
@@ -91,7 +92,7 @@ describe.skipIf(skipReason !== null)('a PostgreSQL restart under load', () => {
       [applicationName(SCHEMA)],
     );
     expect(connections!.n).toBeLessThanOrEqual(11);
-    const health = await http(base, 'GET', '/api/v1/health');
+    const health = await call(base, 'GET', '/api/v1/health');
     expect(health.body.checks.find((check: { name: string }) => check.name === 'database')).toMatchObject({ ok: true });
 
     // Nothing lost or half-applied.

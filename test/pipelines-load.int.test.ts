@@ -1,8 +1,6 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startTestApp, type TestApp } from './harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forkServer, type ServerProcess } from './load/fork-server';
 
 // Issue 19: a step whose input_mapping names a 1 MiB output hundreds of times once built strings of
 // hundreds of MB before the 1 MiB input check (health took 3-11 s, RSS 1.9-2.7 GB). Three loops run
@@ -27,10 +25,8 @@ const HEALTH_P99_MS = onPostgres ? 200 : 1500;
 const RSS_LIMIT = 600 * 1024 * 1024;
 const RSS_GROWTH_LIMIT = 300 * 1024 * 1024;
 
-let schemaApp: TestApp | null = null;
 let target: Server;
-let child: ChildProcess;
-let ready: { runUrl: string; healthUrl: string; token: string; idleRss: number };
+let server: ServerProcess<{ runUrl: string; healthUrl: string; token: string; idleRss: number }>;
 const calls = { big: 0, other: 0 };
 
 beforeAll(async () => {
@@ -47,29 +43,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   const targetUrl = `http://127.0.0.1:${(target.address() as { port: number }).port}`;
 
-  const env: Record<string, string> = { ...(process.env as Record<string, string>) };
-  if (process.env.DATABASE_URL) {
-    // PostgreSQL: the server process uses a fresh schema made (and dropped) by a test app here.
-    schemaApp = await startTestApp();
-    const url = new URL(process.env.DATABASE_URL);
-    url.searchParams.set('schema', schemaApp.database.kind === 'postgres' ? schemaApp.database.schema : '');
-    env.DATABASE_URL = url.toString();
-  }
-  child = fork(
-    path.join(import.meta.dirname, 'load/pipeline-server.ts'),
-    [inject('pgliteTemplate'), targetUrl, String(REFERENCES)],
-    { execArgv: ['--import', 'tsx'], env: env as NodeJS.ProcessEnv, stdio: 'inherit' },
-  );
-  ready = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`the server process exited (${code})`)));
-  });
+  server = await forkServer('pipeline-server.ts', [targetUrl, String(REFERENCES)]);
 }, 120_000);
 afterAll(async () => {
-  child?.kill();
+  await server?.close();
   target?.closeAllConnections();
   await new Promise((resolve) => target?.close(resolve));
-  await schemaApp?.close();
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -88,9 +67,9 @@ describe('pipeline amplification under load', () => {
       const unexpected: string[] = [];
       const loop = async () => {
         while (Date.now() < end) {
-          const response = await fetch(ready.runUrl, {
+          const response = await fetch(server.ready.runUrl, {
             method: 'POST',
-            headers: { authorization: `Bearer ${ready.token}`, 'content-type': 'application/json' },
+            headers: { authorization: `Bearer ${server.ready.token}`, 'content-type': 'application/json' },
             body: '{}',
           });
           const text = await response.text();
@@ -102,7 +81,7 @@ describe('pipeline amplification under load', () => {
       const probe = async () => {
         while (Date.now() < end) {
           const started = performance.now();
-          const response = await fetch(ready.healthUrl);
+          const response = await fetch(server.ready.healthUrl);
           await response.arrayBuffer();
           health.push(performance.now() - started);
           if (response.status !== 200) unexpected.push(`health ${response.status}`);
@@ -110,13 +89,12 @@ describe('pipeline amplification under load', () => {
         }
       };
       await Promise.all([loop(), loop(), loop(), probe()]);
-      child.send('report');
-      const { maxRss } = await new Promise<{ maxRss: number }>((resolve) => child.once('message', resolve));
+      const { maxRss } = await server.ask<{ maxRss: number }>('report');
 
       const p99 = percentile(health, 99);
       console.log(
         `pipeline load: ${runs} runs in ${SECONDS} s, health p50 ${percentile(health, 50).toFixed(1)} ms, ` +
-          `p99 ${p99.toFixed(1)} ms over ${health.length} probes, server RSS ${(ready.idleRss / 1024 / 1024).toFixed(0)} MB idle, ${(maxRss / 1024 / 1024).toFixed(0)} MB at most`,
+          `p99 ${p99.toFixed(1)} ms over ${health.length} probes, server RSS ${(server.ready.idleRss / 1024 / 1024).toFixed(0)} MB idle, ${(maxRss / 1024 / 1024).toFixed(0)} MB at most`,
       );
       expect(unexpected.slice(0, 3)).toEqual([]);
       expect(runs).toBeGreaterThanOrEqual(3 * SECONDS);
@@ -124,7 +102,7 @@ describe('pipeline amplification under load', () => {
       expect(calls).toEqual({ big: runs, other: 0 });
       expect(p99).toBeLessThan(HEALTH_P99_MS);
       if (onPostgres) expect(maxRss).toBeLessThan(RSS_LIMIT);
-      else expect(maxRss - ready.idleRss).toBeLessThan(RSS_GROWTH_LIMIT);
+      else expect(maxRss - server.ready.idleRss).toBeLessThan(RSS_GROWTH_LIMIT);
     },
     SECONDS * 1000 + 60_000,
   );

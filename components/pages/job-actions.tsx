@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
 import { Badge } from '../ui/badge';
-import { Button, Field, Input, TextArea } from '../ui/form';
+import { Button, ClawInput, Field, Input, TextArea } from '../ui/form';
 import { claw, shortAddress } from '../ui/format';
 import { ActionError, Card } from '../ui/states';
 
@@ -93,15 +93,7 @@ export function BidForm({ jobId, bounty }: { jobId: string; bounty: number }) {
     <Card title="Bid on this job">
       <form className="flex flex-col gap-3" aria-label="Bid on this job" onSubmit={submit}>
         <Field label="Your price (CLAW, at most the bounty)">
-          <Input
-            required
-            type="number"
-            min="0.000001"
-            step="0.000001"
-            inputMode="decimal"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-          />
+          <ClawInput required value={amount} onChange={(e) => setAmount(e.target.value)} />
         </Field>
         <Field label="Delivery time (hours)">
           <Input

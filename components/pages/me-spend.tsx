@@ -3,13 +3,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSignMessage } from 'wagmi';
 import { useTRPC } from '../trpc';
+import { Button, Field, Input, Select } from '../ui/form';
+import { claw, formatDateTime } from '../ui/format';
 import { Card, ErrorState, Loading } from '../ui/states';
 import { useSession } from '../use-session';
 
 // /me: the spend policies of the wallet's API keys and the spends waiting for its signed approval
 // (docs/payments.md "Spend policies"). Approving or rejecting signs the approval's exact text with the wallet.
-
-const input = 'rounded-md border border-slate-700 bg-slate-900 px-3 py-2 text-base';
 
 interface Policy {
   allowed_payees: string[] | null;
@@ -20,8 +20,8 @@ interface Policy {
 export function policySummary(policy: Policy): string {
   const parts: string[] = [];
   if (policy.allowed_payees) parts.push(`payees: ${policy.allowed_payees.length ? policy.allowed_payees.join(', ') : 'none'}`);
-  if (policy.max_claw_per_call !== null) parts.push(`max ${policy.max_claw_per_call} CLAW per call`);
-  if (policy.approval_above_claw !== null) parts.push(`approval above ${policy.approval_above_claw} CLAW`);
+  if (policy.max_claw_per_call !== null) parts.push(`max ${claw(policy.max_claw_per_call)} per call`);
+  if (policy.approval_above_claw !== null) parts.push(`approval above ${claw(policy.approval_above_claw)}`);
   return parts.length ? parts.join(' · ') : 'none';
 }
 
@@ -75,48 +75,29 @@ export function SpendPolicies() {
             });
           }}
         >
-          <label className="flex flex-col gap-1 text-sm">
-            Key
-            <select value={keyId} onChange={(event) => setKeyId(event.target.value)} className={input} required>
-              <option value="">Choose a key</option>
+          <Field label="Key">
+            <Select value={keyId} onChange={(event) => setKeyId(event.target.value)} required empty="Choose a key">
               {active.map((key) => (
                 <option key={key.key_id} value={key.key_id}>
                   {key.label} ({key.prefix})
                 </option>
               ))}
-            </select>
-          </label>
-          <label className="flex flex-col gap-1 text-sm">
-            Allowed payees (agent ids or wallets, comma-separated; empty: any)
-            <input value={payees} onChange={(event) => setPayees(event.target.value)} className={input} />
-          </label>
+            </Select>
+          </Field>
+          <Field label="Allowed payees (agent ids or wallets, comma-separated; empty: any)">
+            <Input value={payees} onChange={(event) => setPayees(event.target.value)} />
+          </Field>
           <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
-            <label className="flex flex-col gap-1 text-sm">
-              Most per call (CLAW; empty: no maximum)
-              <input
-                value={maxPerCall}
-                onChange={(event) => setMaxPerCall(event.target.value)}
-                className={input}
-                inputMode="decimal"
-              />
-            </label>
-            <label className="flex flex-col gap-1 text-sm">
-              Approval above (CLAW; empty: never)
-              <input
-                value={approvalAbove}
-                onChange={(event) => setApprovalAbove(event.target.value)}
-                className={input}
-                inputMode="decimal"
-              />
-            </label>
+            <Field label="Most per call (CLAW; empty: no maximum)">
+              <Input value={maxPerCall} onChange={(event) => setMaxPerCall(event.target.value)} inputMode="decimal" />
+            </Field>
+            <Field label="Approval above (CLAW; empty: never)">
+              <Input value={approvalAbove} onChange={(event) => setApprovalAbove(event.target.value)} inputMode="decimal" />
+            </Field>
           </div>
-          <button
-            type="submit"
-            disabled={update.isPending || !keyId}
-            className="self-start rounded-md bg-emerald-500 px-4 py-2 font-medium text-slate-950 hover:bg-emerald-400 disabled:opacity-60"
-          >
+          <Button type="submit" disabled={update.isPending || !keyId} className="self-start">
             {update.isPending ? 'Saving…' : 'Save policy'}
-          </button>
+          </Button>
         </form>
       ) : null}
       {update.error ? <ErrorState error={update.error} title="Could not save the policy" /> : null}
@@ -163,27 +144,26 @@ function SpendApprovals() {
         {pending.map((a) => (
           <li key={a.approval_id} className="rounded-md border border-slate-800 p-2" data-approval-id={a.approval_id}>
             <p>
-              <span className="font-semibold tabular-nums">{a.amount_claw} CLAW</span> · {a.reason} · to{' '}
+              <span className="font-semibold tabular-nums">{claw(a.amount_claw)}</span> · {a.reason} · to{' '}
               <span className="font-mono text-xs">{a.payee_agent_id ?? a.payee_wallet ?? 'the platform'}</span>
             </p>
-            <p className="text-xs text-slate-400">expires {new Date(a.expires_at).toLocaleString('en-US')}</p>
+            <p className="text-xs text-slate-400">expires {formatDateTime(a.expires_at)}</p>
             <div className="mt-2 flex gap-2">
-              <button
-                type="button"
+              <Button
+                size="sm"
                 disabled={signing !== null || approve.isPending}
                 onClick={() => void decide(a.approval_id, a.approve_message, 'approve')}
-                className="rounded-md bg-emerald-500 px-3 py-1 font-medium text-slate-950 hover:bg-emerald-400 disabled:opacity-60"
               >
                 {signing === a.approval_id ? 'Check your wallet…' : 'Approve (sign)'}
-              </button>
-              <button
-                type="button"
+              </Button>
+              <Button
+                variant="danger"
+                size="sm"
                 disabled={signing !== null || reject.isPending}
                 onClick={() => void decide(a.approval_id, a.reject_message, 'reject')}
-                className="rounded-md border border-rose-700 px-3 py-1 text-rose-200 hover:bg-rose-950 disabled:opacity-60"
               >
                 Reject (sign)
-              </button>
+              </Button>
             </div>
           </li>
         ))}
@@ -192,7 +172,7 @@ function SpendApprovals() {
         <ul className="mt-3 flex flex-col gap-1 text-xs text-slate-400">
           {decided.map((a) => (
             <li key={a.approval_id}>
-              {a.amount_claw} CLAW · {a.reason} · {a.status}
+              {claw(a.amount_claw)} · {a.reason} · {a.status}
             </li>
           ))}
         </ul>

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
 import { useSession } from '../use-session';
-import { Button, Field, Input, TextArea } from '../ui/form';
+import { Button, ClawInput, Field, Input, TextArea } from '../ui/form';
 import { claw } from '../ui/format';
 import { ActionError, Card, SignInNote } from '../ui/states';
 
@@ -64,15 +64,7 @@ export function PostJobCard() {
           <Input maxLength={100} value={skill} onChange={(e) => setSkill(e.target.value)} />
         </Field>
         <Field label="Bounty (CLAW)">
-          <Input
-            required
-            type="number"
-            min="0.000001"
-            step="0.000001"
-            inputMode="decimal"
-            value={bounty}
-            onChange={(e) => setBounty(e.target.value)}
-          />
+          <ClawInput required value={bounty} onChange={(e) => setBounty(e.target.value)} />
         </Field>
         <Field label="Expires (your local time)">
           <Input type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} />

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { SIGNAL_TYPES, type SignalType } from '@/server/schemas/enums';
 import { useTRPC } from '../trpc';
-import { Button, Field, Input, Select, TextArea } from '../ui/form';
+import { Button, ClawInput, Field, Input, Select, TextArea } from '../ui/form';
 import { claw } from '../ui/format';
 import { ActionError, Card, SignInNote } from '../ui/states';
 
@@ -68,15 +68,7 @@ export function PublishSignalCard({ signedIn }: { signedIn: boolean }) {
           />
         </Field>
         <Field label="Your stake (CLAW, at least 1)">
-          <Input
-            required
-            type="number"
-            min="1"
-            step="0.000001"
-            inputMode="decimal"
-            value={stakeAmount}
-            onChange={(e) => setStakeAmount(e.target.value)}
-          />
+          <ClawInput required min="1" value={stakeAmount} onChange={(e) => setStakeAmount(e.target.value)} />
         </Field>
         <Button type="submit" disabled={publish.isPending}>
           {publish.isPending ? 'Publishing…' : 'Publish signal'}

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '../trpc';
 import { Badge } from '../ui/badge';
-import { Button, Field, Input } from '../ui/form';
+import { Button, ClawInput, Field } from '../ui/form';
 import { claw, formatUtc, plural, shortAddress } from '../ui/format';
 import { ActionError } from '../ui/states';
 
@@ -114,15 +114,7 @@ function StakeForm({ signalId, title }: { signalId: string; title: string }) {
         }}
       >
         <Field label="Stake (CLAW, at least 1)">
-          <Input
-            type="number"
-            min="1"
-            step="0.000001"
-            inputMode="decimal"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-            className="w-36"
-          />
+          <ClawInput min="1" value={amount} onChange={(e) => setAmount(e.target.value)} className="w-36" />
         </Field>
         <Button type="submit" variant="secondary" size="sm" disabled={stake.isPending}>
           Agree

@@ -41,6 +41,11 @@ export function Input({ className = '', ...props }: InputHTMLAttributes<HTMLInpu
   return <input className={`${control} ${className}`} {...props} />;
 }
 
+/** An amount of CLAW: a number to the micro-CLAW (6 decimals), at least one micro-CLAW unless `min` says. */
+export function ClawInput(props: Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'step' | 'inputMode'>) {
+  return <Input type="number" min="0.000001" step="0.000001" inputMode="decimal" {...props} />;
+}
+
 export function TextArea({ className = '', ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return <textarea className={`${control} ${className}`} {...props} />;
 }

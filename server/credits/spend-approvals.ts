@@ -53,20 +53,31 @@ export async function getApproval(caller: Caller, id: string) {
 
 type Decision = 'approve' | 'reject';
 
-async function pendingDecisionRow(id: string): Promise<ApprovalRow> {
-  const row = await loadApproval(id);
-  if (!row) throw ApiError.notFound('Approval');
+// A decision reads its approval once: the signer lookup, the signed text and the decision of one
+// request all receive that request's parsed `params` object, which keys the row it read.
+const decisionRows = new WeakMap<{ id: string }, Promise<ApprovalRow>>();
+
+function decisionRow(params: { id: string }): Promise<ApprovalRow> {
+  let row = decisionRows.get(params);
+  if (!row) {
+    row = (async () => {
+      const found = await loadApproval(params.id);
+      if (!found) throw ApiError.notFound('Approval');
+      return found;
+    })();
+    decisionRows.set(params, row);
+  }
   return row;
 }
 
 /** The wallet whose signature decides an approval: its owner wallet (404 for an unknown approval). */
-export async function approvalSigner(id: string): Promise<Address> {
-  return getAddress((await pendingDecisionRow(id)).wallet);
+export async function approvalSigner(params: { id: string }): Promise<Address> {
+  return getAddress((await decisionRow(params)).wallet);
 }
 
 /** The exact text (before " <unix seconds>") the owner signs to approve, or to reject, an approval. */
-export async function approvalAction(id: string, decision: Decision): Promise<string> {
-  return decisionText(decision === 'approve' ? 'Approve' : 'Reject', await pendingDecisionRow(id));
+export async function approvalAction(params: { id: string }, decision: Decision): Promise<string> {
+  return decisionText(decision === 'approve' ? 'Approve' : 'Reject', await decisionRow(params));
 }
 
 /**
@@ -74,12 +85,12 @@ export async function approvalAction(id: string, decision: Decision): Promise<st
  * signature of approvalAction() (a signed body, fresh and never used before; any other wallet's is
  * 401 and changes nothing): records the decision; an approval no longer pending is 409.
  */
-export async function decideApproval(id: string, decision: Decision) {
-  const row = await pendingDecisionRow(id);
+export async function decideApproval(params: { id: string }, decision: Decision) {
+  const row = await decisionRow(params);
   const [updated] = await database().sql.query<ApprovalRow>(
     `UPDATE spend_approvals SET status = $2, decided_at = now()
      WHERE id = $1::uuid AND status = 'pending' AND expires_at > now() RETURNING *`,
-    [id, decision === 'approve' ? 'approved' : 'rejected'],
+    [params.id, decision === 'approve' ? 'approved' : 'rejected'],
   );
   if (!updated) {
     throw new ApiError('conflict', 'This approval is no longer pending', { status: approvalView(row).status });

@@ -2,26 +2,7 @@
 // writers post jobs (a ledger statement with its escrow hold and event), a reader lists jobs, over real
 // HTTP, until told to stop. Every answer must be a success or 503 `service_unavailable` with
 // Retry-After; anything else, or a request that does not answer within 10 s, is recorded as bad.
-
-/** One HTTP request to the app; the body parsed when it is JSON. */
-export async function http(base: string, method: string, path: string, body?: unknown, token?: string) {
-  const response = await fetch(base + path, {
-    method,
-    headers: {
-      ...(body ? { 'content-type': 'application/json' } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  let parsed: any = null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    /* not JSON */
-  }
-  return { status: response.status, headers: response.headers, body: parsed, text };
-}
+import { call, type Answer } from './http-client';
 
 export interface FaultLoad {
   statuses: Map<number, number>;
@@ -56,12 +37,12 @@ export function startFaultLoad(base: string, token: string, writers = 2): FaultL
     return result;
   };
   const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
-  const unavailableRight = (response: Awaited<ReturnType<typeof http>>) =>
+  const unavailableRight = (response: Answer) =>
     Boolean(response.headers.get('retry-after')) && response.body?.code === 'service_unavailable';
   const writer = async () => {
     while (!stopped) {
       const job = { title: 'Fault job', description: 'Posted while the database fails', bounty_claw: 1 };
-      const response = await within('POST /api/v1/jobs', http(base, 'POST', '/api/v1/jobs', job, token));
+      const response = await within('POST /api/v1/jobs', call(base, 'POST', '/api/v1/jobs', job, token));
       if (!response) return;
       count(response.status);
       if (response.status === 201) created.push(response.body.job_id);
@@ -71,7 +52,7 @@ export function startFaultLoad(base: string, token: string, writers = 2): FaultL
   };
   const reader = async () => {
     while (!stopped) {
-      const response = await within('GET /api/v1/jobs', http(base, 'GET', '/api/v1/jobs?limit=5'));
+      const response = await within('GET /api/v1/jobs', call(base, 'GET', '/api/v1/jobs?limit=5'));
       if (!response) return;
       count(response.status);
       if (response.status !== 200 && response.status !== 503) bad.push(`GET ${response.status} ${response.text.slice(0, 200)}`);

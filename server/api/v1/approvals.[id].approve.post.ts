@@ -11,8 +11,8 @@ export default endpoint({
     'The body carries the owner wallet’s EIP-191 signature of the approval’s exact `approve_message` followed by a space and the current Unix time in seconds (within 5 minutes); each signed message is accepted once. No credential is needed or used: an agent holding an API key cannot decide its own spends.',
   tags: ['Credits'],
   auth: ['signed_body'],
-  signer: ({ params }) => approvalSigner(params.id),
-  signedAction: ({ params }) => approvalAction(params.id, 'approve'),
+  signer: ({ params }) => approvalSigner(params),
+  signedAction: ({ params }) => approvalAction(params, 'approve'),
   rateLimit: 'write',
   params: approvalRef,
   body: approvalDecisionBody,
@@ -23,5 +23,5 @@ export default endpoint({
     404: 'Unknown approval',
     409: 'The approval is no longer pending',
   },
-  handler: ({ params }) => decideApproval(params.id, 'approve'),
+  handler: ({ params }) => decideApproval(params, 'approve'),
 });

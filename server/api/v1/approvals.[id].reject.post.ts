@@ -1,9 +1,9 @@
 // POST /api/v1/approvals/{id}/reject - the owner wallet's signed decision on a pending spend (as approve)
-import { approvalAction, approvalSigner, decideApproval } from '../../credits/spend-approvals';
+import { approvalAction, decideApproval } from '../../credits/spend-approvals';
 import { endpoint } from '../../http/endpoint';
 import approve from './approvals.[id].approve.post';
 
-const { tags, auth, rateLimit, params, body, status, response, errors } = approve;
+const { tags, auth, signer, rateLimit, params, body, status, response, errors } = approve;
 
 export default endpoint({
   method: 'post',
@@ -12,13 +12,13 @@ export default endpoint({
   description: approve.description!.replace('`approve_message`', '`reject_message`'),
   tags,
   auth,
-  signer: ({ params }) => approvalSigner(params.id),
-  signedAction: ({ params }) => approvalAction(params.id, 'reject'),
+  signer,
+  signedAction: ({ params }) => approvalAction(params, 'reject'),
   rateLimit,
   params,
   body,
   status,
   response,
   errors,
-  handler: ({ params }) => decideApproval(params.id, 'reject'),
+  handler: ({ params }) => decideApproval(params, 'reject'),
 });
