@@ -1,4 +1,4 @@
-// npm run bench -- scale [--preset small|medium|large] [--rounds N] [--seconds S] [--keep] [--schema NAME]
+// npm run bench -- scale [--preset small|medium|large] [--rounds N] [--seconds S] [--keep] [--schema NAME] [--cold]
 // Issue 21's figures: every public read and the authenticated reads on a seeded database, through
 // the fast door (`server.ts`, one worker), with autocannon in this process and the server in its own.
 // 1. cold: one connection, `rounds` distinct requests per endpoint (each a different agent, page or
@@ -8,7 +8,8 @@
 //    (a fresh schema, dropped afterwards unless --keep), PGlite otherwise. Writes the "Data volume"
 //    section of docs/benchmarks.md. --schema NAME (PostgreSQL) uses that schema: seeded once with the
 //    preset if it has no agents, reused as it is otherwise, and kept afterwards, so attempts on a shared
-//    machine need not reseed.
+//    machine need not reseed. --cold runs the cold pass only and prints it (docs untouched): the quick
+//    before/after loop of a fix.
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -56,6 +57,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     keep: { type: 'boolean', default: false },
     schema: { type: 'string' },
+    cold: { type: 'boolean', default: false },
   },
 });
 const presetName = values.preset as keyof typeof PRESETS;
@@ -172,6 +174,7 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
   if (values.schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(values.schema))
     throw new Error('--schema must be a lower-case identifier');
+  if (values.cold && databaseUrl && !values.schema) throw new Error('--cold on PostgreSQL needs --schema (seeded once, kept)');
   const schema = values.schema ?? `bench_scale_${process.pid}`;
   const keep = values.keep || values.schema !== undefined;
   const dataDir = await makeTempDir('scale');
@@ -245,6 +248,20 @@ async function main(): Promise<void> {
   note('cold: one connection, distinct requests');
   const coldRows: { label: string; p50: number; p99: number; status: number }[] = [];
   for (const read of reads) coldRows.push({ label: read[0], ...(await cold(base, read)) });
+  if (values.cold) {
+    await stopServer(server);
+    const ms = (value: number) => `${value.toFixed(1)} ms`;
+    process.stdout.write(
+      `cold pass on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, load average at start ${loadAverage.map((v) => v.toFixed(2)).join(', ')}, now ${os
+        .loadavg()
+        .map((v) => v.toFixed(2))
+        .join(', ')}\n${table(
+        ['public read', 'status', 'cold p50', 'cold p99'],
+        coldRows.map((row) => [`\`${row.label}\``, String(row.status), ms(row.p50), ms(row.p99)]),
+      )}\n`,
+    );
+    return;
+  }
 
   note(`${CONNECTIONS} connections per endpoint`);
   const load = (title: string, url: string, headers?: Record<string, string>) =>

@@ -4,6 +4,7 @@
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants, PRESETS, seedDatabase, type Counts } from '../scripts/seed-data';
+import { FILTERED_TOTAL_MAX } from '../server/directory/list-agents';
 import { startTestApp, type TestApp } from './harness';
 
 const preset = process.env.SCALE_PRESET as keyof typeof PRESETS | undefined;
@@ -71,28 +72,45 @@ describe('a seeded database', () => {
     expect(maintained.some((v) => v.trust_score > 100)).toBe(true);
   });
 
+  // A filtered total is exact up to FILTERED_TOTAL_MAX matches (or the end of the page asked for).
+  const bounded = (n: number) => ({ total: Math.min(n, FILTERED_TOTAL_MAX), total_exact: n <= FILTERED_TOTAL_MAX });
+
   it('lists page with exact totals, and search finds substrings of handles and names', async () => {
     const page = await app.get('/api/agents?limit=20');
-    expect(page.body.total).toBe(AGENTS);
+    expect(page.body).toMatchObject({ total: AGENTS, total_exact: true });
     expect(page.body.agents).toHaveLength(20);
     const search = await app.get('/api/v1/agents?q=agent-77&limit=100');
     const expected = await count(
       `SELECT count(*)::int AS n FROM agents WHERE handle LIKE '%agent-77%' OR name ILIKE '%agent-77%'`,
     );
-    expect(search.body.total).toBe(expected);
+    expect(search.body).toMatchObject(bounded(expected));
     expect(search.body.agents.every((a: any) => a.handle.includes('agent-77'))).toBe(true);
     const word = await app.get('/api/agents?search=NOVA&limit=5');
-    expect(word.body.total).toBe(
-      await count(`SELECT count(*)::int AS n FROM agents WHERE name ILIKE '%nova%' OR handle LIKE '%nova%'`),
+    expect(word.body).toMatchObject(
+      bounded(await count(`SELECT count(*)::int AS n FROM agents WHERE name ILIKE '%nova%' OR handle LIKE '%nova%'`)),
     );
     expect(word.body.agents[0].name.toLowerCase()).toContain('nova');
     const trusted = await app.get('/api/agents?min_trust_score=60&tier=pro&limit=200');
-    expect(trusted.body.total).toBe(
-      await count(
-        `SELECT count(*)::int AS n FROM agents a JOIN agent_stats s ON s.agent_id = a.id WHERE a.tier = 'pro' AND s.trust_score >= 60`,
+    expect(trusted.body).toMatchObject(
+      bounded(
+        await count(
+          `SELECT count(*)::int AS n FROM agents a JOIN agent_stats s ON s.agent_id = a.id WHERE a.tier = 'pro' AND s.trust_score >= 60`,
+        ),
       ),
     );
     expect(trusted.body.agents.every((a: any) => a.tier === 'pro' && a.trust_score >= 60)).toBe(true);
+  });
+
+  it('a filter matching more agents than it counts says its total is a lower bound, exact again near the end', async () => {
+    // every seeded handle is agent-<n>: the search matches all of them
+    const first = await app.get('/api/v1/agents?q=agent-&limit=20');
+    expect(first.body).toMatchObject({ total: FILTERED_TOTAL_MAX, total_exact: false });
+    expect(first.body.agents).toHaveLength(20);
+    const deep = await app.get(`/api/v1/agents?q=agent-&limit=50&offset=${AGENTS - 100}`);
+    expect(deep.body).toMatchObject({ total: Math.max(FILTERED_TOTAL_MAX, AGENTS - 50), total_exact: false });
+    const last = await app.get(`/api/v1/agents?q=agent-&limit=50&offset=${AGENTS - 20}`);
+    expect(last.body).toMatchObject({ total: AGENTS, total_exact: true });
+    expect(last.body.agents).toHaveLength(20);
   });
 
   it('the graph around a hub at depth 4 stays within its bounds, strongest edges first, and says it was cut', async () => {

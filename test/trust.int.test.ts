@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from './harness';
 import { deposited, fund } from './money';
 import { newWallet, nowSeconds, registerAgent, signIn } from './wallets';
-import { refreshAgentStats } from '../server/trust/trust-counts';
+import { LIVE_DIRTY_MAX, refreshAgentStats } from '../server/trust/trust-counts';
 import { refreshPropagatedTrust } from '../server/trust/propagated-trust';
 import { applyStandingChanges } from '../server/trust/apply-standing-changes';
 
@@ -145,6 +145,47 @@ describe('POST /api/agents/{id}/endorse', () => {
     expect((await endorse(subject.account, subject.id)).status).toBe(400);
     expect((await endorse(newWallet(), crypto.randomUUID())).status).toBe(404);
     expect((await endorse(newWallet(), subject.id, 'best_friend')).status).toBe(400);
+  });
+});
+
+describe('GET /api/agents/{id}/endorse pages', () => {
+  it('pages newest first by cursor (ties by id), each endorsement once, count all of them', async () => {
+    const subject = await agent();
+    // seven endorsements, five of them at one instant: the cursor must break the tie by id
+    await app.database.sql.query(
+      `INSERT INTO endorsements (id, subject_agent_id, endorser_wallet, attestation_type, message, created_at)
+       SELECT gen_random_uuid(), $1, '0x' || lpad(to_hex(i), 40, '0'), 'trusted', 'listed', now() - make_interval(secs => least(i, 3))
+       FROM generate_series(1, 7) i`,
+      [subject.id],
+    );
+    const expected = await app.database.sql.query<{ id: string }>(
+      `SELECT id FROM endorsements WHERE subject_agent_id = $1 AND status = 'active' ORDER BY created_at DESC, id ASC`,
+      [subject.id],
+    );
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await app.get(`/api/agents/${subject.handle}/endorse?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.status).toBe(200);
+      expect(page.body.count).toBe(7);
+      sizes.push(page.body.endorsements.length);
+      seen.push(...page.body.endorsements.map((e: any) => e.id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(sizes).toEqual([3, 3, 1]);
+    expect(seen).toEqual(expected.map((row) => row.id));
+    // without a limit: the first 50, so this agent's seven and no next page
+    const all = await app.get(`/api/agents/${subject.id}/endorse`);
+    expect(all.body.endorsements.map((e: any) => e.id)).toEqual(seen);
+    expect(all.body.next_cursor).toBeNull();
+  });
+
+  it('answers 400 for a cursor no page gave and for a limit out of range', async () => {
+    const subject = await agent();
+    expect((await app.get(`/api/agents/${subject.id}/endorse?cursor=bm90LWEtY3Vyc29y`)).status).toBe(400);
+    expect((await app.get(`/api/agents/${subject.id}/endorse?limit=0`)).status).toBe(400);
+    expect((await app.get(`/api/agents/${subject.id}/endorse?limit=201`)).status).toBe(400);
   });
 });
 
@@ -400,6 +441,8 @@ describe('maintained trust counts (agent_stats)', () => {
     Number((await app.database.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM agent_stats_dirty'))[0]!.n);
 
   it('a score read from the maintained row equals the one counted from the source tables, before and after the refresh', async () => {
+    // the earlier tests' marks folded in: filters count only the newest LIVE_DIRTY_MAX marks live
+    await refreshAgentStats(app.database.sql);
     const subject = await agent();
     const endorsers = [await agent(), await agent(), await agent()];
     for (const e of endorsers) expect((await endorse(e.account, subject.id)).status).toBe(201);
@@ -430,6 +473,33 @@ describe('maintained trust counts (agent_stats)', () => {
     expect((await app.get(`/api/agents?min_trust_score=${live.trust_score + 12}`)).body.agents.map((a: any) => a.id)).toContain(
       subject.id,
     );
+  });
+});
+
+describe('trust filters while the refresh job is behind', () => {
+  it('judge the newest marks live and older marks on the stored row until the refresh folds them in', async () => {
+    const subject = await agent();
+    const [other] = await app.database.sql.query<{ id: string }>(`SELECT id FROM agents WHERE id <> $1 LIMIT 1`, [subject.id]);
+    await refreshAgentStats(app.database.sql);
+    // A caller presenting a credential reads past the response cache (whose answers may be up to 1 s old
+    // when, as here, stored rows change without a change notice): what is measured is the count itself.
+    const { token } = await signIn(app, newWallet());
+    const listed = async () =>
+      (await app.get('/api/agents?min_trust_score=30&limit=200', { token })).body.agents.map((a: any) => a.id) as string[];
+    expect(await listed()).not.toContain(subject.id);
+    // a tier is worth 30: the change marks the agent, the newest mark, so the filter counts it live
+    await app.database.sql.query(`UPDATE agents SET tier = 'pro' WHERE id = $1`, [subject.id]);
+    expect(await listed()).toContain(subject.id);
+    // LIVE_DIRTY_MAX later marks (the job far behind): the subject's mark is no longer among the newest,
+    // so the filter judges it on its stored row (0) until the job runs; its own page stays live
+    await app.database.sql.query(`INSERT INTO agent_stats_dirty (agent_id) SELECT $1::uuid FROM generate_series(1, $2::int)`, [
+      other!.id,
+      LIVE_DIRTY_MAX,
+    ]);
+    expect(await listed()).not.toContain(subject.id);
+    expect(await score(subject.id)).toBe(30);
+    await refreshAgentStats(app.database.sql);
+    expect(await listed()).toContain(subject.id);
   });
 });
 

@@ -99,12 +99,20 @@ export const agentB = z
   })
   .openapi('AgentB');
 
+/** `total` of a list: exact without a filter; with one, exact up to 1,000 matches (or the page's end). */
+const listTotal = {
+  total: z.number().int().openapi({ description: 'Agents that match; with a filter, counted up to 1,000 (see total_exact)' }),
+  total_exact: z
+    .boolean()
+    .openapi({ description: 'false when more agents match than were counted: `total` is then a lower bound' }),
+};
+
 export const agentListA = z
-  .strictObject({ agents: z.array(agentA), total: z.number().int(), offset: z.number().int(), limit: z.number().int() })
+  .strictObject({ agents: z.array(agentA), ...listTotal, offset: z.number().int(), limit: z.number().int() })
   .openapi('AgentListA');
 
 export const agentListB = z
-  .strictObject({ agents: z.array(agentB), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .strictObject({ agents: z.array(agentB), ...listTotal, limit: z.number().int(), offset: z.number().int() })
   .openapi('AgentListB');
 
 /** GET /api/v1/agents/{id}: the record with its trust breakdown and recent activity. */

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ATTESTATION_TYPES } from './enums';
-import { addressOut, httpUrl, jsonObject, timestamp, uuid, walletAddress, withFields } from './common';
+import { addressOut, httpUrl, jsonObject, queryInt, timestamp, uuid, walletAddress, withFields } from './common';
 
 // Trust: the score breakdown, endorsements (family A), attestations (family B), the connection
 // graph and the public profile.
@@ -43,10 +43,24 @@ export const endorsementList = z
   .strictObject({
     agent_id: z.uuid(),
     endorsements: z.array(endorsement),
-    count: z.number().int(),
+    count: z.number().int().openapi({ description: 'Every active endorsement of the agent, on all pages' }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as `cursor` for the next page (newest first); null on the last page' }),
     trust_impact_formula: z.string(),
   })
   .openapi('EndorsementList');
+
+/** GET /api/agents/{id}/endorse: keyset pages, newest first. */
+export const endorsementListQuery = z.object({
+  limit: queryInt(1, 200, 50),
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: 'The `next_cursor` of the previous page; omit for the first page' }),
+});
 
 export const endorseBody = z.object({
   endorser_wallet: walletAddress,

@@ -3,6 +3,7 @@ import type { Address } from 'viem';
 import { findAgent, primaryAgentOf, requireAgent } from '../agents/find-agent';
 import { currentRuntime } from '../core/runtime';
 import { loadOneAgentMetrics } from './agent-metrics';
+import { loadTrustCounts } from './trust-counts';
 import { database, db } from '../core/db';
 import type { Endorsement } from '../core/db/generated/client';
 import { isUniqueViolation } from '../core/db/errors';
@@ -29,17 +30,50 @@ export function endorsementView(endorsement: Endorsement) {
   };
 }
 
-/** GET /api/agents/{id}/endorse */
-export async function listEndorsements(ref: string) {
+/** Where a page of endorsements ends: the last row's (created_at, id), as an opaque string. */
+function endorsementCursor(row: Pick<Endorsement, 'createdAt' | 'id'>): string {
+  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+}
+
+function readEndorsementCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const createdAt = new Date(at ?? '');
+  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime())) {
+    throw new ApiError('invalid_request', 'Unknown cursor: pass the next_cursor of a previous page', {
+      fields: { cursor: 'is not a next_cursor of this list' },
+    });
+  }
+  return { createdAt, id };
+}
+
+/**
+ * GET /api/agents/{id}/endorse: one keyset page of the active endorsements, newest first (ties by id),
+ * over the partial index endorsements (subject_agent_id, created_at DESC, id) WHERE status = 'active',
+ * so a page of a hub with 100,000 endorsers costs what a page of anyone costs. `count` is every active
+ * endorsement, from the maintained counts (trust-counts.ts), not a count of the table.
+ */
+export async function listEndorsements(ref: string, page: { limit?: number; cursor?: string } = {}) {
+  const limit = page.limit ?? 50;
+  const after = page.cursor ? readEndorsementCursor(page.cursor) : null;
   const agent = await requireAgent(ref);
-  const endorsements = await db().endorsement.findMany({
-    where: { subjectAgentId: agent.id, status: 'active' },
-    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
-  });
+  const [rows, counts] = await Promise.all([
+    db().endorsement.findMany({
+      where: {
+        subjectAgentId: agent.id,
+        status: 'active',
+        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+      take: limit + 1,
+    }),
+    loadTrustCounts([agent.id], database().sql),
+  ]);
+  const endorsements = rows.slice(0, limit);
   return {
     agent_id: agent.id,
     endorsements: endorsements.map(endorsementView),
-    count: endorsements.length,
+    count: counts.get(agent.id)?.endorsementCount ?? 0,
+    next_cursor: rows.length > limit ? endorsementCursor(endorsements.at(-1)!) : null,
     trust_impact_formula: TRUST_IMPACT_FORMULA,
   };
 }
