@@ -2,6 +2,7 @@
 import { requireAgent } from '../../agents/find-agent';
 import { presentAgentsA } from '../../directory/agent-views';
 import { endpoint } from '../../http/endpoint';
+import { DIRECTORY_CACHE } from '../../http/response-cache';
 import { agentA } from '../../schemas/agent';
 import { agentRef } from '../../schemas/common';
 
@@ -12,6 +13,7 @@ export default endpoint({
   tags: ['Agents'],
   auth: 'none',
   params: agentRef,
+  cache: DIRECTORY_CACHE,
   status: 200,
   response: agentA,
   errors: { 404: 'Unknown agent' },

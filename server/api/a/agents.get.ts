@@ -2,6 +2,7 @@
 import { presentAgentsA } from '../../directory/agent-views';
 import { listAgents } from '../../directory/list-agents';
 import { endpoint } from '../../http/endpoint';
+import { DIRECTORY_CACHE } from '../../http/response-cache';
 import { agentListA, listAgentsAQuery } from '../../schemas/agent';
 
 export default endpoint({
@@ -11,10 +12,11 @@ export default endpoint({
   tags: ['Agents'],
   auth: 'none',
   query: listAgentsAQuery,
+  cache: DIRECTORY_CACHE,
   status: 200,
   response: agentListA,
   async handler({ query }) {
-    const { agents, total } = await listAgents({
+    const { agents, total, totalExact } = await listAgents({
       search: query.search,
       tier: query.tier,
       minTrustScore: query.min_trust_score,
@@ -24,6 +26,7 @@ export default endpoint({
     return {
       agents: await presentAgentsA(agents, { withMetrics: query.with_metrics }),
       total,
+      total_exact: totalExact,
       offset: query.offset,
       limit: query.limit,
     };

@@ -1,5 +1,6 @@
 // GET /api/smart-money/preview - public sample events, webhook payloads and upgrade info
 import { endpoint } from '../../http/endpoint';
+import { SHORT_CACHE } from '../../http/response-cache';
 import { smartMoneyPreview } from '../../schemas/smart-money';
 import { smartMoneyPreview as preview } from '../../smart-money/preview';
 
@@ -9,6 +10,7 @@ export default endpoint({
   summary: 'Smart-money preview (public)',
   tags: ['Smart money'],
   auth: 'none',
+  cache: SHORT_CACHE,
   status: 200,
   response: smartMoneyPreview,
   handler: async () => preview(),

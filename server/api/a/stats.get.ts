@@ -1,5 +1,6 @@
 // GET /api/stats - live platform counters
 import { endpoint } from '../../http/endpoint';
+import { DIRECTORY_CACHE } from '../../http/response-cache';
 import { platformStats as platformStatsSchema } from '../../schemas/stats';
 import { platformStats } from '../../stats/platform-stats';
 
@@ -9,6 +10,7 @@ export default endpoint({
   summary: 'Platform statistics',
   tags: ['Platform'],
   auth: 'none',
+  cache: DIRECTORY_CACHE,
   status: 200,
   response: platformStatsSchema,
   handler: () => platformStats(),

@@ -1,6 +1,7 @@
 // GET /api/v1/agents/{id} - an agent's full profile with trust metrics and recent activity
 import { agentProfileB } from '../../directory/agent-profile';
 import { endpoint } from '../../http/endpoint';
+import { DIRECTORY_CACHE } from '../../http/response-cache';
 import { agentProfileB as agentProfileBSchema } from '../../schemas/agent';
 import { agentRef } from '../../schemas/common';
 
@@ -12,6 +13,7 @@ export default endpoint({
   tags: ['Agents'],
   auth: 'optional',
   params: agentRef,
+  cache: DIRECTORY_CACHE,
   status: 200,
   response: agentProfileBSchema,
   errors: { 404: 'Unknown agent' },

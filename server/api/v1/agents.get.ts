@@ -2,6 +2,7 @@
 import { presentAgentsB } from '../../directory/agent-views';
 import { listAgents } from '../../directory/list-agents';
 import { endpoint } from '../../http/endpoint';
+import { DIRECTORY_CACHE } from '../../http/response-cache';
 import { agentListB, listAgentsBQuery } from '../../schemas/agent';
 
 export default endpoint({
@@ -11,10 +12,11 @@ export default endpoint({
   tags: ['Agents'],
   auth: 'none',
   query: listAgentsBQuery,
+  cache: DIRECTORY_CACHE,
   status: 200,
   response: agentListB,
   async handler({ query }) {
-    const { agents, total } = await listAgents({
+    const { agents, total, totalExact } = await listAgents({
       search: query.q,
       isCallable: query.is_callable,
       minTrustScore: query.min_trust_score,
@@ -24,6 +26,7 @@ export default endpoint({
     return {
       agents: await presentAgentsB(agents, { withMetrics: query.with_metrics }),
       total,
+      total_exact: totalExact,
       limit: query.limit,
       offset: query.offset,
     };

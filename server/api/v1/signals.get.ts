@@ -1,5 +1,6 @@
 // GET /api/v1/signals - list signals
 import { endpoint } from '../../http/endpoint';
+import { SHORT_CACHE } from '../../http/response-cache';
 import { listSignals } from '../../signals/list-signals';
 import { listSignalsQuery, signalList } from '../../schemas/signals';
 
@@ -10,6 +11,7 @@ export default endpoint({
   tags: ['Signals'],
   auth: 'none',
   query: listSignalsQuery,
+  cache: SHORT_CACHE,
   status: 200,
   response: signalList,
   handler: ({ query }) =>
