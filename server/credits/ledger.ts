@@ -3,6 +3,7 @@ import { SqlParams, type Queryable } from '../core/db/sql-runner';
 import { ApiError } from '../core/errors';
 import { feeOf, microToClaw } from '../core/money';
 import { accountKind } from './accounts';
+import { LedgerBatcher, SINGLE_SCOPE, type BatchItem, type CteScope } from './ledger-batch';
 
 // The double-entry ledger. Every movement is one SQL statement: the account updates, the
 // transaction row, its postings and the daily-spend counter commit together or not at all,
@@ -35,9 +36,16 @@ export interface PostInput {
   unspend?: { wallet: string; amount: bigint; day: Date };
   /**
    * Extra data-modifying CTEs to run in the same statement, so they happen exactly when the
-   * money moves. They may refer to `txn` (empty when an idempotency key made this a no-op).
+   * money moves. They may refer to `txn` (empty when an idempotency key made this a no-op); a
+   * batched post's CTEs are named through `scope` and do not refer to `txn`.
    */
-  alongside?: (params: SqlParams) => string[];
+  alongside?: (params: SqlParams, scope: CteScope) => string[];
+  /**
+   * Go with the other batched posts on this runner that are waiting for the statement in flight
+   * (ledger-batch.ts): for the hot paths where many posts touch the same accounts (a paid call's charge
+   * and settlement). Only without an idempotency key, on a runner outside any transaction (the pool).
+   */
+  batch?: boolean;
 }
 
 export class InsufficientCreditsError extends ApiError {}
@@ -72,6 +80,55 @@ export async function post(input: PostInput, runner: Queryable): Promise<{ appli
   const id = randomUUID();
   // Postings that cancel out (a wallet paying itself) move nothing and record nothing.
   if (postings.length === 0) return { applied: true, transactionId: id };
+  if (input.batch && !input.idempotencyKey) {
+    const item: BatchItem = {
+      id,
+      reason: input.reason,
+      refType: input.refType ?? null,
+      refId: input.refId ?? null,
+      postings,
+      spend: input.spend,
+      unspend: input.unspend,
+      alongside: input.alongside,
+    };
+    return batcherFor(runner).submit(item);
+  }
+  return postOne(input, id, postings, runner);
+}
+
+const batchers = new WeakMap<Queryable, LedgerBatcher>();
+
+function batcherFor(runner: Queryable): LedgerBatcher {
+  let batcher = batchers.get(runner);
+  if (!batcher) {
+    batcher = new LedgerBatcher(runner, (item) =>
+      postOne(
+        {
+          reason: item.reason,
+          refType: item.refType ?? undefined,
+          refId: item.refId ?? undefined,
+          postings: [],
+          spend: item.spend,
+          unspend: item.unspend,
+          alongside: item.alongside,
+        },
+        item.id,
+        item.postings,
+        runner,
+      ),
+    );
+    batchers.set(runner, batcher);
+  }
+  return batcher;
+}
+
+/** One post as one statement (`postings` merged and sorted by post()). */
+async function postOne(
+  input: PostInput,
+  id: string,
+  postings: [string, bigint][],
+  runner: Queryable,
+): Promise<{ applied: boolean; transactionId: string }> {
   const p = new SqlParams();
   const rows = postings.map(([account, amount]) => {
     const kind = accountKind(account);
@@ -123,7 +180,7 @@ export async function post(input: PostInput, runner: Queryable): Promise<{ appli
       RETURNING spent)`);
   }
   // Whatever else must happen exactly when the money moves (a record, an event), in the same statement.
-  ctes.push(...(input.alongside?.(p) ?? []));
+  ctes.push(...(input.alongside?.(p, SINGLE_SCOPE) ?? []));
   const sql = `WITH ${ctes.join(',\n')}
     SELECT (SELECT count(*) FROM txn)::int AS applied`;
   const params = p.values;

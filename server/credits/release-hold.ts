@@ -1,6 +1,7 @@
 import { SqlParams, type Queryable } from '../core/db/sql-runner';
 import { holdAccount } from './accounts';
 import { post, type Posting } from './ledger';
+import { SINGLE_SCOPE, type CteScope } from './ledger-batch';
 
 // "The hold releases": one helper for every place that moves CLAW out of an escrow account
 // (`hold:<type>:<id>`), the counterpart of callerPays(). A job's bounty to the winner and the fee
@@ -32,9 +33,11 @@ export interface ReleaseHoldInput {
   refundsSpendOf?: { wallet: string; day: Date };
   /**
    * Data-modifying CTEs to run in the same statement as the release; they may refer to `txn`
-   * (empty when an idempotency key made this a no-op).
+   * (empty when an idempotency key made this a no-op). See post()'s `alongside` and `batch`.
    */
-  alongside?: (params: SqlParams) => string[];
+  alongside?: (params: SqlParams, scope: CteScope) => string[];
+  /** Go in a batch with other posts (ledger.ts, `batch`). */
+  batch?: boolean;
 }
 
 /**
@@ -51,7 +54,7 @@ export async function releaseHold(
   const released = payees.reduce((total, payee) => total + payee.amount, 0n);
   if (released === 0n) {
     const p = new SqlParams();
-    const ctes = input.alongside?.(p) ?? [];
+    const ctes = input.alongside?.(p, SINGLE_SCOPE) ?? [];
     if (ctes.length > 0) await runner.query(`WITH txn AS (SELECT NULL::uuid AS id), ${ctes.join(',\n')} SELECT 1`, p.values);
     return { applied: true, released, transactionId: null };
   }
@@ -78,6 +81,7 @@ export async function releaseHold(
       postings: [{ account: hold, amount: -released }, ...payees],
       unspend: input.refundsSpendOf ? { ...input.refundsSpendOf, amount: released } : undefined,
       alongside: input.alongside,
+      batch: input.batch,
     },
     runner,
   );
