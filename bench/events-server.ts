@@ -4,8 +4,7 @@ import { createServer } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { getRequestListener } from '@hono/node-server';
-import { createApi } from '../server/api/app';
+import { createApi, nodeListener } from '../server/api/app';
 import { withTransaction } from '../server/core/db';
 import { startRuntime } from '../server/core/runtime';
 import { emit } from '../server/events/emit';
@@ -23,7 +22,7 @@ const runtime = await startRuntime({
   },
 });
 const api = createApi();
-const server = createServer(getRequestListener(api.fetch));
+const server = createServer(nodeListener(api));
 server.maxConnections = 100_000;
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const address = server.address();

@@ -8,7 +8,9 @@
 // 2. Every core: on PostgreSQL (DATABASE_URL, or BENCH_DATABASE_URL) server.ts with WEB_CONCURRENCY=1
 //    and 2 on health and a public read (`GET /api/agents?limit=20`), interleaved the same way.
 // Size: THROUGHPUT_ROUNDS (default 3), THROUGHPUT_SECONDS (default 5 per run), 50 connections.
-import { execFile, spawn } from 'node:child_process';
+// THROUGHPUT_SECTIONS=door runs the door only; THROUGHPUT_BASELINE=<checkout> adds that checkout's
+// server.ts to the door's rounds (before and after a change, in one run).
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -41,6 +43,18 @@ const CONNECTIONS = 50;
 const HEALTH = '/api/v1/health';
 const PUBLIC_READ = '/api/agents?limit=20';
 const TARGET_DOOR_RATIO = 0.7;
+/** THROUGHPUT_SECTIONS=door runs the door section only (default: door,workers). */
+const SECTIONS = (process.env.THROUGHPUT_SECTIONS ?? 'door,workers').split(',');
+/**
+ * THROUGHPUT_BASELINE=<directory of another checkout, with node_modules>: its server.ts answers in the
+ * door section's rounds too, so a change to the door is measured before and after in one run.
+ */
+const BASELINE = process.env.THROUGHPUT_BASELINE
+  ? {
+      dir: path.resolve(process.env.THROUGHPUT_BASELINE),
+      label: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: process.env.THROUGHPUT_BASELINE }).toString().trim(),
+    }
+  : null;
 
 const SERVER_ENV = { NODE_ENV: 'production', LOG_LEVEL: 'silent', ALLOW_PRIVATE_URLS: 'true' };
 
@@ -128,7 +142,7 @@ function check(run: Run, what: string): Run {
   return run;
 }
 
-async function launch(name: string, env: Record<string, string>): Promise<ServerHandle> {
+async function launch(name: string, env: Record<string, string>, cwd = ROOT): Promise<ServerHandle> {
   const port = await freePort();
   const dataDir = await makeTempDir(name.replace(/\W+/g, '-'));
   tempDirs.push(dataDir);
@@ -137,7 +151,7 @@ async function launch(name: string, env: Record<string, string>): Promise<Server
     name,
     args: ['--import', 'tsx', 'server.ts'],
     port,
-    cwd: ROOT,
+    cwd,
     env: { ...SERVER_ENV, PORT: String(port), DATA_DIR: dataDir, ...env },
   });
   servers.push(server);
@@ -160,70 +174,67 @@ async function launchRaw(body: unknown): Promise<ServerHandle> {
   return server;
 }
 
-interface Pair {
-  label: string;
-  a: { name: string; url: string; pid: number };
-  b: { name: string; url: string; pid: number };
+interface Target {
+  name: string;
+  url: string;
+  pid: number;
 }
 
-interface PairResult {
+interface Comparison {
   label: string;
-  nameA: string;
-  nameB: string;
-  a: Run[];
-  b: Run[];
-  /** b / a req/s, per round. */
-  ratios: number[];
+  /** The first is the reference the others are compared with. */
+  names: string[];
+  /** runs[target][round] */
+  runs: Run[][];
 }
 
-/** Interleaved rounds: a then b, then b then a, ... so a drift in the machine's load hits both alike. */
-async function compare(pair: Pair): Promise<PairResult> {
-  const result: PairResult = { label: pair.label, nameA: pair.a.name, nameB: pair.b.name, a: [], b: [], ratios: [] };
-  note(`warm-up: ${pair.label}`);
-  for (const side of ['a', 'b'] as const) await load(pair[side].url, pair[side].pid, 2);
+/**
+ * Interleaved rounds: every target once per round, the order turning each round (a b c, b c a, ...),
+ * so a drift in the machine's load hits all alike.
+ */
+async function compare(label: string, targets: Target[]): Promise<Comparison> {
+  const result: Comparison = { label, names: targets.map((target) => target.name), runs: targets.map(() => []) };
+  note(`warm-up: ${label}`);
+  for (const target of targets) await load(target.url, target.pid, 2);
   for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
-    const runs = {} as Record<'a' | 'b', Run>;
-    for (const side of order) {
-      const target = pair[side];
-      note(`round ${round + 1}/${ROUNDS}: ${pair.label}, ${target.name}`);
-      runs[side] = check(await load(target.url, target.pid), `${pair.label} ${target.name}`);
+    for (let step = 0; step < targets.length; step++) {
+      const index = (round + step) % targets.length;
+      const target = targets[index]!;
+      note(`round ${round + 1}/${ROUNDS}: ${label}, ${target.name}`);
+      result.runs[index]![round] = check(await load(target.url, target.pid), `${label} ${target.name}`);
     }
-    result.a.push(runs.a);
-    result.b.push(runs.b);
-    result.ratios.push(runs.b.rps / runs.a.rps);
   }
   return result;
 }
 
+/** Target `index`'s req/s over the reference's, per round. */
+const ratios = (result: Comparison, index: number): number[] =>
+  result.runs[index]!.map((run, round) => run.rps / result.runs[0]![round]!.rps);
+
 const fmtRatio = (value: number) => `${value.toFixed(2)}x`;
 const fmtUs = (value: number) => `${value.toFixed(1)} µs`;
 
-function renderPair(result: PairResult): string {
-  const rows = result.ratios.map((ratio, i) => [
-    String(i + 1),
-    formatInt(result.a[i]!.rps),
-    formatInt(result.b[i]!.rps),
-    fmtRatio(ratio),
-    fmtUs(result.a[i]!.cpuUsPerRequest),
-    fmtUs(result.b[i]!.cpuUsPerRequest),
+function renderComparison(result: Comparison): string {
+  const others = result.names.slice(1).map((_name, i) => i + 1);
+  const reference = result.names[0]!;
+  const rows = result.runs[0]!.map((_run, round) => [
+    String(round + 1),
+    ...result.runs.map((runs) => formatInt(runs[round]!.rps)),
+    ...others.map((index) => fmtRatio(ratios(result, index)[round]!)),
+    ...result.runs.map((runs) => fmtUs(runs[round]!.cpuUsPerRequest)),
   ]);
   rows.push([
     'median',
-    formatInt(median(result.a.map((r) => r.rps))),
-    formatInt(median(result.b.map((r) => r.rps))),
-    `**${fmtRatio(median(result.ratios))}**`,
-    fmtUs(median(result.a.map((r) => r.cpuUsPerRequest))),
-    fmtUs(median(result.b.map((r) => r.cpuUsPerRequest))),
+    ...result.runs.map((runs) => formatInt(median(runs.map((r) => r.rps)))),
+    ...others.map((index) => `**${fmtRatio(median(ratios(result, index)))}**`),
+    ...result.runs.map((runs) => fmtUs(median(runs.map((r) => r.cpuUsPerRequest)))),
   ]);
   return table(
     [
       'round',
-      `${result.nameA} req/s`,
-      `${result.nameB} req/s`,
-      `${result.nameB} / ${result.nameA}`,
-      `${result.nameA} CPU/request`,
-      `${result.nameB} CPU/request`,
+      ...result.names.map((name) => `${name} req/s`),
+      ...others.map((index) => `${result.names[index]} / ${reference}`),
+      ...result.names.map((name) => `${name} CPU/request`),
     ],
     rows,
   );
@@ -232,25 +243,29 @@ function renderPair(result: PairResult): string {
 async function main(): Promise<void> {
   await readClockTicks();
   if (buildIsStale(ROOT)) buildProduction(ROOT);
+  if (BASELINE && buildIsStale(BASELINE.dir)) buildProduction(BASELINE.dir);
   const loadAverage = os.loadavg();
   const startedAt = new Date();
 
-  // 1. The door against raw node:http.
+  // 1. The door against raw node:http (and, with THROUGHPUT_BASELINE, another checkout's door in the same rounds).
   const door = await launch('server.ts (PGlite)', {});
+  const baseline = BASELINE ? await launch(`baseline ${BASELINE.label}`, {}, BASELINE.dir) : null;
   const health = await (await fetch(`${door.baseUrl}${HEALTH}`)).json();
   const raw = await launchRaw(health);
-  const doorResult = await compare({
-    label: `GET ${HEALTH}`,
-    a: { name: 'raw node:http', url: `${raw.baseUrl}${HEALTH}`, pid: raw.child.pid! },
-    b: { name: 'fast door', url: `${door.baseUrl}${HEALTH}`, pid: door.child.pid! },
-  });
-  await stopServer(door);
-  await stopServer(raw);
+  const target = (name: string, server: ServerHandle) => ({ name, url: `${server.baseUrl}${HEALTH}`, pid: server.child.pid! });
+  const doorResult = await compare(`GET ${HEALTH}`, [
+    target('raw node:http', raw),
+    target('fast door', door),
+    ...(baseline ? [target(`before (${BASELINE!.label})`, baseline)] : []),
+  ]);
+  for (const server of [door, raw, baseline]) if (server) await stopServer(server);
 
   // 2. One worker against two, on PostgreSQL.
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  const workerResults: PairResult[] = [];
-  if (databaseUrl) {
+  const workerResults: Comparison[] = [];
+  if (!SECTIONS.includes('workers')) {
+    note('THROUGHPUT_SECTIONS leaves out workers');
+  } else if (databaseUrl) {
     const schemaUrl = (name: string) => {
       const url = new URL(databaseUrl);
       url.searchParams.set('schema', `bench_${name}_${process.pid}`);
@@ -262,11 +277,10 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 3000));
     for (const urlPath of [HEALTH, PUBLIC_READ]) {
       workerResults.push(
-        await compare({
-          label: `GET ${urlPath}`,
-          a: { name: '1 worker', url: `${one.baseUrl}${urlPath}`, pid: one.child.pid! },
-          b: { name: '2 workers', url: `${two.baseUrl}${urlPath}`, pid: two.child.pid! },
-        }),
+        await compare(`GET ${urlPath}`, [
+          { name: '1 worker', url: `${one.baseUrl}${urlPath}`, pid: one.child.pid! },
+          { name: '2 workers', url: `${two.baseUrl}${urlPath}`, pid: two.child.pid! },
+        ]),
       );
     }
     await stopServer(one);
@@ -279,7 +293,12 @@ async function main(): Promise<void> {
     note('no DATABASE_URL or BENCH_DATABASE_URL: skipping 1 vs 2 workers (PostgreSQL only)');
   }
 
-  const doorRatio = median(doorResult.ratios);
+  const doorRatio = median(ratios(doorResult, 1));
+  const baselineNote = baseline
+    ? `\n\nThe same rounds also ran \`server.ts\` of ${BASELINE!.label} (\`THROUGHPUT_BASELINE=${BASELINE!.dir}\`): ` +
+      `**${fmtRatio(median(ratios(doorResult, 2)))}** raw node:http's throughput; the fast door of this checkout answers ` +
+      `**${fmtRatio(median(doorResult.runs[1]!.map((run, round) => run.rps / doorResult.runs[2]![round]!.rps)))}** its req/s.`
+    : '';
   const report = `# Throughput on every core
 
 Generated by \`npx tsx bench/throughput.ts\` on ${startedAt.toISOString()} (${os.cpus().length} cores, load average at start
@@ -294,10 +313,10 @@ processes spent per answered request while under load, read from /proc.
 server in a process of its own answers every request with the same JSON (one \`JSON.stringify\` per request, as
 the door does).
 
-${renderPair(doorResult)}
+${renderComparison(doorResult)}
 
 The fast door answers at **${fmtRatio(doorRatio)}** raw node:http's throughput (target ${fmtRatio(TARGET_DOOR_RATIO)}:
-${doorRatio >= TARGET_DOOR_RATIO ? 'met' : 'not met'}).
+${doorRatio >= TARGET_DOOR_RATIO ? 'met' : 'not met'}).${baselineNote}
 
 ## One worker against two (PostgreSQL)
 
@@ -308,7 +327,7 @@ ${
 CPU/request column sums the primary and its workers. On a machine with ${os.cpus().length} cores shared with the load
 generator (and other work), two workers can gain at most what the cores left idle by one allow.
 
-${workerResults.map((result) => `### \`${result.label}\`\n\n${renderPair(result)}`).join('\n\n')}`
+${workerResults.map((result) => `### \`${result.label}\`\n\n${renderComparison(result)}`).join('\n\n')}`
 }
 `;
   const markdown = await prettier.format(report, { ...(await prettier.resolveConfig(REPORT)), filepath: REPORT });

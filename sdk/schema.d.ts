@@ -227,10 +227,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Active endorsements of an agent (id is a UUID or a handle) */
+        /** Active endorsements of an agent, newest first, in keyset pages (id is a UUID or a handle) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The `next_cursor` of the previous page; omit for the first page */
+                    cursor?: string;
+                    limit?: number;
+                };
                 header?: never;
                 path: {
                     /** @description UUID or handle */
@@ -249,7 +253,7 @@ export interface paths {
                         "application/json": components["schemas"]["EndorsementList"];
                     };
                 };
-                /** @description Invalid request (details.fields names each field) */
+                /** @description A cursor that no page gave; Invalid request (details.fields names each field) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -13082,13 +13086,19 @@ export interface components {
             agents: components["schemas"]["AgentA"][];
             limit: number;
             offset: number;
+            /** @description Agents that match; with a filter, counted up to 1,000 (see total_exact) */
             total: number;
+            /** @description false when more agents match than were counted: `total` is then a lower bound */
+            total_exact: boolean;
         };
         AgentListB: {
             agents: components["schemas"]["AgentB"][];
             limit: number;
             offset: number;
+            /** @description Agents that match; with a filter, counted up to 1,000 (see total_exact) */
             total: number;
+            /** @description false when more agents match than were counted: `total` is then a lower bound */
+            total_exact: boolean;
         };
         AgentProfileB: {
             activity_counts: {
@@ -13530,8 +13540,11 @@ export interface components {
         EndorsementList: {
             /** Format: uuid */
             agent_id: string;
+            /** @description Every active endorsement of the agent, on all pages */
             count: number;
             endorsements: components["schemas"]["Endorsement"][];
+            /** @description Pass as `cursor` for the next page (newest first); null on the last page */
+            next_cursor: string | null;
             trust_impact_formula: string;
         };
         EndorseResult: {

@@ -1,14 +1,17 @@
-import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { getRequestListener } from '@hono/node-server';
 import type { Context } from 'hono';
 import { cardHeaders, platformCard } from '../a2a/agent-card';
-import { isDatabaseUnavailable } from '../core/db/unavailable';
 import { ApiError } from '../core/errors';
 import type { DoorEnv } from '../http/client-ip';
 import type { AnyEndpoint } from '../http/endpoint';
-import { commonHeadersWait, setCommonHeaders } from '../http/common-headers';
-import { honoPath, mountEndpoint } from '../http/mount';
-import { log } from '../core/log';
+import { commonHeadersWait, requestIdFrom, setCommonHeaders } from '../http/common-headers';
+import { errorAnswer } from '../http/error-answer';
+import { mountEndpoint } from '../http/mount';
+import { nodeDoor } from '../http/node-door';
+import { logRequest, requestLogOn } from '../http/request-log';
+import { routeTable, type RouteTable } from '../http/route-table';
 import { apiReference } from './docs';
 import { errorSchema } from '../schemas/common';
 import { ROUTES } from './routes';
@@ -16,8 +19,6 @@ import { MCP_PATH, PRM_PATH, protectedResourceMetadata } from '../mcp/resource-m
 
 /** The platform's A2A AgentCard (served beside the API; every /.well-known/ path goes to this door). */
 export const WELL_KNOWN_AGENT_CARD = '/.well-known/agent-card.json';
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 // Agents may run in browsers; credentials travel in headers, never cookies, so any origin may call.
 const CORS_ALLOW_HEADERS = [
@@ -50,25 +51,13 @@ function requestHeader(context: Context, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** pino's level number for info. */
-const INFO = 30;
-
 async function logged(context: Context, requestId: string, next: () => Promise<void>): Promise<void> {
   const started = performance.now();
   const wait = commonHeadersWait(context);
   if (!wait) setCommonHeaders(context, requestId);
   await next();
   if (wait) setCommonHeaders(context, requestId);
-  log.info(
-    {
-      request_id: requestId,
-      method: context.req.method,
-      path: context.req.path,
-      status: context.res.status,
-      duration_ms: Math.round((performance.now() - started) * 100) / 100,
-    },
-    'request',
-  );
+  logRequest(requestId, context.req.method, context.req.path, context.res.status, started);
 }
 
 function errorResponse(context: Context, error: ApiError, headers: Record<string, string> = {}): Response {
@@ -150,8 +139,7 @@ export function createApi(endpoints: AnyEndpoint[] = ROUTES): OpenAPIHono {
   // Not an async function: without the request log (LOG_LEVEL above info) it returns the handler's
   // promise as it is, one promise and one microtask fewer per request.
   app.use('*', (context, next) => {
-    const given = requestHeader(context, 'x-request-id');
-    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    const requestId = requestIdFrom(requestHeader(context, 'x-request-id'));
     context.set('requestId' as never, requestId as never);
     if (context.req.method === 'OPTIONS' && requestHeader(context, 'access-control-request-method')) {
       setCommonHeaders(context, requestId);
@@ -164,7 +152,7 @@ export function createApi(endpoints: AnyEndpoint[] = ROUTES): OpenAPIHono {
       );
     }
     // The request log line costs a clock read and an object per request: only when it is written.
-    if (log.levelVal <= INFO) return logged(context, requestId, next);
+    if (requestLogOn()) return logged(context, requestId, next);
     // Under node:http the headers go on once the answer is known: a JSON answer of a declared
     // endpoint carries them itself (jsonAnswer), any other answer gets them on the node response.
     if (!commonHeadersWait(context)) {
@@ -207,36 +195,38 @@ export function createApi(endpoints: AnyEndpoint[] = ROUTES): OpenAPIHono {
     return context.json(card, 200, cardHeaders(card));
   });
 
-  const routeMatchers = endpoints.map((def) => ({
-    method: def.method.toUpperCase(),
-    pattern: new RegExp(`^${honoPath(def.path).replace(/:[^/]+/g, '[^/]+')}/?$`),
-  }));
+  const table = routeTable(endpoints);
+  tables.set(app, table);
   app.notFound((context) => {
-    const allowed = routeMatchers.filter((route) => route.pattern.test(context.req.path)).map((route) => route.method);
+    const allowed = table.methodsAt(context.req.path);
     if (allowed.length > 0) {
       return errorResponse(
         context,
         new ApiError('method_not_allowed', `Method ${context.req.method} is not allowed on ${context.req.path}`, { allowed }),
-        { Allow: [...new Set(allowed)].join(', ') },
+        { Allow: allowed.join(', ') },
       );
     }
     return errorResponse(context, new ApiError('not_found', `No route for ${context.req.method} ${context.req.path}`));
   });
 
   app.onError((error, context) => {
-    if (error instanceof ApiError) return errorResponse(context, error);
-    if (isDatabaseUnavailable(error)) {
-      // A lost or refused database connection (docs/reliability.md): 503 and retry, never 500.
-      log.warn({ request_id: context.get('requestId' as never), err: (error as Error).message }, 'database unavailable');
-      return errorResponse(
-        context,
-        new ApiError('service_unavailable', 'The database is unavailable; retry shortly', {}, { 'Retry-After': '1' }),
-      );
-    }
-    const requestId = context.get('requestId' as never) as string;
-    log.error({ request_id: requestId, err: error }, 'unhandled error');
-    return context.json({ error: 'Internal server error', code: 'internal_error', details: { request_id: requestId } }, 500);
+    const failed = errorAnswer(error, context.get('requestId' as never) as string);
+    return context.json(failed.body as object, failed.status as 500, failed.headers);
   });
 
   return app;
+}
+
+/** The route table of each app createApi() built (its endpoints in registration order). */
+const tables = new WeakMap<OpenAPIHono, RouteTable>();
+
+/**
+ * The app behind node:http (server.ts, the tests' real servers): a declared JSON endpoint is answered
+ * straight from node's request (server/http/node-door.ts), anything else through Hono
+ * (@hono/node-server).
+ */
+export function nodeListener(app: OpenAPIHono): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
+  const table = tables.get(app);
+  if (!table) throw new Error('nodeListener: the app was not built by createApi()');
+  return nodeDoor(table, getRequestListener(app.fetch));
 }

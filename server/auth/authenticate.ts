@@ -39,7 +39,10 @@ function unauthorized(message: string, details: Record<string, unknown> = {}): A
   return new ApiError('unauthorized', message, details);
 }
 
-function presentedModes(headers: Headers): HeaderMode[] {
+/** The request headers read here (a web Request's, or the node door's view of node's). */
+type RequestHeaders = Pick<Headers, 'get' | 'has'>;
+
+function presentedModes(headers: RequestHeaders): HeaderMode[] {
   const modes: HeaderMode[] = [];
   if (headers.has('authorization')) modes.push('bearer');
   if (headers.has('x-api-key')) modes.push('api_key');
@@ -82,7 +85,7 @@ export function callerForToken(token: string): Promise<Caller | null> {
   });
 }
 
-async function fromBearer(headers: Headers): Promise<Caller> {
+async function fromBearer(headers: RequestHeaders): Promise<Caller> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.get('authorization') ?? '');
   if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"');
   const caller = await callerForToken(match[1]!);
@@ -90,7 +93,7 @@ async function fromBearer(headers: Headers): Promise<Caller> {
   return caller;
 }
 
-async function fromApiKey(headers: Headers): Promise<Caller> {
+async function fromApiKey(headers: RequestHeaders): Promise<Caller> {
   const key = headers.get('x-api-key')!.trim();
   if (!isWellFormedApiKey(key)) throw unauthorized('The API key is malformed');
   const hash = hashSecret(key);
@@ -129,7 +132,7 @@ export interface SignatureClaim {
   signature: string;
 }
 
-function signatureClaim(headers: Headers): SignatureClaim {
+function signatureClaim(headers: RequestHeaders): SignatureClaim {
   const address = headers.get('x-agent-address')?.trim();
   const message = headers.get('x-agent-message');
   const signature = headers.get('x-message-signature')?.trim();
@@ -204,25 +207,25 @@ export function authenticationRequired(accepted: readonly AuthMode[]): ApiError 
   return unauthorized(`Authentication required: send ${accepted.map((mode) => LABEL[mode]).join(' or ')}`, { accepted });
 }
 
-const RESOLVERS: Record<HeaderMode, (headers: Headers) => Promise<Caller | SignatureClaim>> = {
+const RESOLVERS: Record<HeaderMode, (headers: RequestHeaders) => Promise<Caller | SignatureClaim>> = {
   bearer: fromBearer,
   api_key: fromApiKey,
   signature: async (headers) => signatureClaim(headers),
 };
 
 /**
- * Resolves the caller from the headers, for an endpoint's auth spec. Presented credentials are always
+ * Resolves the caller from the request headers, for an endpoint's auth spec. Presented credentials are always
  * checked: a bad one is 401 even where authentication is optional. Signature headers come back as a
  * claim to confirm once the request is parsed. Null when no credential is presented and none is needed
  * yet: authentication is optional, or the endpoint also accepts one read with the input (a signed
  * body, a query token; server/http/policy.ts). An endpoint that accepts a signed body only ignores the headers.
  */
-export async function authenticate(request: Request, spec: AuthSpec): Promise<Caller | SignatureClaim | null> {
+export async function authenticate(headers: RequestHeaders, spec: AuthSpec): Promise<Caller | SignatureClaim | null> {
   if (spec === 'none') return null;
   const accepted: readonly AuthMode[] = spec === 'optional' ? ORDER : spec;
   const fromHeaders = ORDER.filter((mode) => accepted.includes(mode));
   if (fromHeaders.length === 0) return null;
-  const presented = presentedModes(request.headers);
+  const presented = presentedModes(headers);
   const usable = fromHeaders.filter((mode) => presented.includes(mode));
   if (usable.length === 0) {
     const withInput = accepted.length > fromHeaders.length;
@@ -233,5 +236,5 @@ export async function authenticate(request: Request, spec: AuthSpec): Promise<Ca
       { accepted },
     );
   }
-  return RESOLVERS[usable[0]!](request.headers);
+  return RESOLVERS[usable[0]!](headers);
 }

@@ -25,13 +25,22 @@ export function lastForwardedFor(header: string | null | undefined): string | un
  * X-Forwarded-For; otherwise the address the door saw (the socket under server.ts, or what Next.js
  * reports through app/api/[...path]/route.ts).
  */
-export function clientIp(context: Context, trustProxy: boolean): string {
+export function clientAddress(trustProxy: boolean, forwardedFor: string | null | undefined, seen: string | undefined): string {
   if (trustProxy) {
-    const forwarded = lastForwardedFor(context.req.header('x-forwarded-for'));
+    const forwarded = lastForwardedFor(forwardedFor);
     if (forwarded) return forwarded;
   }
+  return seen ?? 'unknown';
+}
+
+/** clientAddress() of a request that came through Hono. */
+export function clientIp(context: Context, trustProxy: boolean): string {
   const env = context.env as DoorEnv | undefined;
-  return env?.clientIp ?? env?.incoming?.socket?.remoteAddress ?? 'unknown';
+  return clientAddress(
+    trustProxy,
+    trustProxy ? context.req.header('x-forwarded-for') : undefined,
+    env?.clientIp ?? env?.incoming?.socket?.remoteAddress,
+  );
 }
 
 /**

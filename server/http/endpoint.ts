@@ -4,6 +4,7 @@ import type { ApiError } from '../core/errors';
 import type { AuthSpec, Caller } from '../core/caller';
 import type { RateLimitPolicyName } from '../core/rate-limit-policies';
 import type { Scope } from '../core/scopes';
+import type { CachePolicy } from './response-cache';
 
 // The one declaration every REST endpoint makes (server/api/a/, server/api/v1/): how it
 // authenticates, what it needs, what it reads, how it is limited, and what it answers. The
@@ -125,6 +126,11 @@ export interface EndpointDef<
   rateLimit?: RateLimitPolicyName | RateLimitRule<P, Q, B>[];
   /** Accepts an Idempotency-Key header: a repeat returns the first answer and changes nothing. */
   idempotent?: boolean;
+  /**
+   * A public GET whose anonymous answers may be shared (server/http/response-cache.ts): kept at most
+   * `maxAgeMs` and dropped on every `dropOn` change notice. Add the bound to docs/spec-decisions.md.
+   */
+  cache?: CachePolicy;
   /** Success status(es); the first is used when the handler returns a plain body. */
   status: number | readonly number[];
   /** The success body's schema (one per resource, from server/schemas/), or an event stream. */

@@ -15,8 +15,8 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export type IdempotencyClaim = { kind: 'new' } | { kind: 'replay'; status: number; body: unknown };
 
-export function readIdempotencyKey(request: Request): string | null {
-  const key = request.headers.get('idempotency-key');
+export function readIdempotencyKey(headers: Pick<Headers, 'get'>): string | null {
+  const key = headers.get('idempotency-key');
   if (key === null) return null;
   if (!KEY_PATTERN.test(key)) {
     throw new ApiError('invalid_request', 'Idempotency-Key must be 1-255 printable ASCII characters', {

@@ -1,51 +1,17 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { authenticate, confirmSignatureClaim, type SignatureClaim } from '../auth/authenticate';
-import type { Caller } from '../core/caller';
-import { ApiError } from '../core/errors';
-import { rateLimitHeaders } from '../core/rate-limit';
 import { currentRuntime } from '../core/runtime';
 import { clientIp } from './client-ip';
 import { jsonAnswer } from './common-headers';
-import { Reply, successStatuses, type AnyEndpoint } from './endpoint';
-import { readIdempotencyKey } from './idempotency';
-import {
-  parseBody,
-  parseHeaders,
-  parseParamsAndQuery,
-  requireScopes,
-  runDeclared,
-  scopeList,
-  signedBodyOnly,
-  type RawInput,
-} from './policy';
-import { DEFAULT_BODY_LIMIT, readJsonBody } from './read-body';
+import { successStatuses, type AnyEndpoint } from './endpoint';
+import { scopeList, signedBodyOnly } from './policy';
+import { readJsonBody } from './read-body';
+import { firstValues, serveEndpoint, type RestRequest } from './serve-endpoint';
 
 /** /api/v1/agents/{id} -> /api/v1/agents/:id */
 export function honoPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1');
 }
-
-function queryObject(context: Context): Record<string, string> {
-  // A repeated query parameter keeps its first value.
-  const out: Record<string, string> = {};
-  for (const [key, value] of new URL(context.req.url).searchParams) out[key] ??= value;
-  return out;
-}
-
-/** The declared headers' values, by the names the schema writes (header names match in any letter case). */
-function declaredHeaders(def: AnyEndpoint, request: Request): Record<string, string> | undefined {
-  const shape = (def.headers as { shape?: Record<string, unknown> } | undefined)?.shape;
-  if (!shape) return undefined;
-  const out: Record<string, string> = {};
-  for (const name of Object.keys(shape)) {
-    const value = request.headers.get(name);
-    if (value !== null) out[name] = value;
-  }
-  return out;
-}
-
-const isClaim = (value: Caller | SignatureClaim | null): value is SignatureClaim => value !== null && 'message' in value;
 
 const acceptsMode = (def: AnyEndpoint, mode: string): boolean => Array.isArray(def.auth) && def.auth.includes(mode);
 
@@ -104,70 +70,38 @@ function checkDefinition(def: AnyEndpoint): void {
   if (successStatuses(def).length === 0) throw new Error(`${def.method.toUpperCase()} ${def.path} declares no success status`);
 }
 
+/** A request that came through Hono, as the wrapper reads it. */
+function honoRequest(context: Context): RestRequest {
+  const request = context.req.raw;
+  return {
+    path: context.req.path,
+    ip: clientIp(context, currentRuntime().config.TRUST_PROXY),
+    requestId: context.get('requestId' as never) as string,
+    get headers() {
+      return request.headers;
+    },
+    params: () => context.req.param() as Record<string, string>,
+    query: () => firstValues(new URL(context.req.url).searchParams),
+    readBody: (limit) => readJsonBody(request, limit),
+    request,
+  };
+}
+
 /**
- * Registers one endpoint: authentication, scopes, input parsing, signature confirmation,
- * idempotency, rate limits, then the handler; and its entry in the OpenAPI document.
+ * Registers one endpoint with Hono: the request through serveEndpoint (authentication, scopes, input
+ * parsing, signature confirmation, idempotency, rate limits, then the handler), the answer through
+ * Hono; and its entry in the OpenAPI document.
  */
 export function mountEndpoint(app: OpenAPIHono, def: AnyEndpoint): void {
   checkDefinition(def);
   app.on(def.method.toUpperCase(), honoPath(def.path), async (context) => {
-    const { config } = currentRuntime();
-    const request = context.req.raw;
-    const ip = clientIp(context, config.TRUST_PROXY);
-    // A public endpoint skips the await (and the microtask) of asking for no credentials.
-    const presented = def.auth === 'none' ? null : await authenticate(request, def.auth);
-    if (presented && !isClaim(presented)) requireScopes(presented, def.scopes);
-
-    // Only what the endpoint reads is checked: an endpoint without a query ignores the query string
-    // (it documents no 400 for it); one without path parameters has none to decode.
-    const raw: RawInput = {
-      params: def.params ? context.req.param() : {},
-      query: def.query ? queryObject(context) : {},
-      headers: declaredHeaders(def, request),
-    };
-    const { params, query } = parseParamsAndQuery(def, raw);
-    const headers = parseHeaders(def, raw.headers);
-    const rawBody = def.body ? await readJsonBody(request, def.bodyLimit ?? DEFAULT_BODY_LIMIT) : undefined;
-    raw.body = rawBody;
-    const parsed = { params, query, body: parseBody(def, rawBody), headers };
-
-    let caller: Caller | null = null;
-    if (isClaim(presented)) {
-      if (!def.signedAction) throw new ApiError('unauthorized', 'This endpoint does not accept signature headers');
-      const action = await def.signedAction({ ...parsed, ip, wallet: presented.wallet });
-      caller = await confirmSignatureClaim(presented, action, scopeList(def));
-    } else {
-      caller = presented;
-    }
-
-    const key = def.idempotent && caller ? readIdempotencyKey(request) : null;
-    let limitHeaders: Record<string, string> | undefined;
-    const { answer, replayed } = await runDeclared(
-      def,
-      {
-        caller,
-        raw,
-        ip,
-        request,
-        requestId: context.get('requestId' as never) as string,
-        idempotency: key ? { key, path: context.req.path, rawBody } : null,
-        onRateLimit: def.rateLimit
-          ? (result) => {
-              // On the answer, and through Hono on an error answer if the handler fails.
-              limitHeaders = rateLimitHeaders(result);
-              for (const [name, value] of Object.entries(limitHeaders)) context.header(name, value);
-            }
-          : undefined,
-      },
-      parsed,
-    );
-    if (replayed && answer instanceof Reply) {
-      return jsonAnswer(context, answer.status, answer.body, { ...limitHeaders, 'Idempotent-Replayed': 'true' });
-    }
-    if (answer instanceof Response) return answer;
-    return answer.status === 204
-      ? context.body(null, 204, answer.headers)
-      : jsonAnswer(context, answer.status, answer.body, limitHeaders ? { ...limitHeaders, ...answer.headers } : answer.headers);
+    const answer = await serveEndpoint(def, honoRequest(context), (headers) => {
+      // On the answer, and through Hono on an error answer if the handler fails.
+      for (const name in headers) context.header(name, headers[name]);
+    });
+    if (answer.kind === 'response') return answer.response;
+    if (answer.kind === 'empty') return context.body(null, 204, answer.headers);
+    return jsonAnswer(context, answer.status, answer.body, answer.headers);
   });
   registerDocument(app, def);
 }

@@ -7,9 +7,10 @@ import type { RateLimitPolicyName } from '../core/rate-limit-policies';
 import { asPublicRead } from '../core/db/read-scope';
 import { currentRuntime } from '../core/runtime';
 import { rateLimitSubject } from './client-ip';
-import { Reply, successStatuses, type AnyEndpoint, type RateLimitRule, type RequestInput } from './endpoint';
+import { Reply, type AnyEndpoint, type RateLimitRule, type RequestInput } from './endpoint';
 import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from './idempotency';
 import { DEFAULT_BODY_LIMIT } from './read-body';
+import { responseCache, type CachedAnswer } from './response-cache';
 import { assertSafeInput } from './safe-input';
 
 // The policy an endpoint declares (endpoint.ts), independent of the door a call comes through: the
@@ -54,7 +55,10 @@ export interface DeclaredCall {
   source?: CallerSource;
   raw: RawInput;
   ip: string;
+  /** The HTTP request (for a call inside a tRPC or JSON-RPC batch: the batch's); read only when needed. */
   request: Request;
+  /** Its headers, when the door has them without the Request (the node door); else request.headers. */
+  headers?: Pick<Headers, 'get' | 'has'>;
   requestId: string;
   /** Told the tightest limit counted as soon as the limits pass, before the handler runs (REST sets the RateLimit headers). */
   onRateLimit?: (result: RateLimitResult) => void;
@@ -66,6 +70,8 @@ export interface DeclaredResult {
   /** The handler's answer (a Response for event streams and protocol answers), or a replayed one. */
   answer: Reply | Response;
   replayed: boolean;
+  /** The answer's body already serialized (a response-cache answer): the door writes it as it is. */
+  json?: string;
 }
 
 export function parseInput<S extends ZodType>(
@@ -142,6 +148,45 @@ export function assertBodyLimit(def: AnyEndpoint, body: unknown): void {
   if (size > limit) throw new ApiError('payload_too_large', `Request body is larger than ${limit} bytes`, { limit_bytes: limit });
 }
 
+/**
+ * What the handler (and a declared rate-limit rule) receives: the parsed input, the caller, and the
+ * request, which is read from the call only when asked for (the node door builds the web Request on
+ * first use). `request` is a getter: read it, do not spread the input. (A class rather than an object
+ * literal with a getter: that literal costs an allocation and a slow object per request.)
+ */
+class DeclaredInput implements RequestInput<unknown, unknown, unknown> {
+  params: RequestInput<unknown, unknown, unknown>['params'];
+  query: RequestInput<unknown, unknown, unknown>['query'];
+  body: RequestInput<unknown, unknown, unknown>['body'];
+  ip: string;
+  headers: unknown;
+  caller: Caller | null;
+  requestId: string;
+  readonly #call: DeclaredCall;
+
+  constructor(input: RequestInput<unknown, unknown, unknown>, headers: unknown, caller: Caller | null, call: DeclaredCall) {
+    this.params = input.params;
+    this.query = input.query;
+    this.body = input.body;
+    this.ip = input.ip;
+    this.headers = headers;
+    this.caller = caller;
+    this.requestId = call.requestId;
+    this.#call = call;
+  }
+
+  get request(): Request {
+    return this.#call.request;
+  }
+}
+
+/** An endpoint without rate limits counts nothing. */
+const NO_LIMITS: { hits: Hit[]; tightest: RateLimitResult | null } = Object.freeze({ hits: [], tightest: null });
+
+const firstStatus = (def: AnyEndpoint): number => (typeof def.status === 'number' ? def.status : def.status[0]!);
+const declaresStatus = (def: AnyEndpoint, status: number): boolean =>
+  typeof def.status === 'number' ? def.status === status : def.status.includes(status);
+
 interface Hit {
   policy: RateLimitPolicyName;
   subject: string;
@@ -191,12 +236,40 @@ async function applyRateLimits(
  * reads the primary, so nobody misses their own write; the rate limits and idempotency around the
  * handler always use the primary.
  */
-export function isPublicRead(def: AnyEndpoint, caller: Caller | null, request: Request): boolean {
+export function isPublicRead(def: AnyEndpoint, caller: Caller | null, call: DeclaredCall): boolean {
+  return currentRuntime().database.publicRead !== undefined && isAnonymousRead(def, caller, call);
+}
+
+/** A GET (not an event stream) from a caller presenting no credential: who may read the replica or the response cache. */
+function isAnonymousRead(def: AnyEndpoint, caller: Caller | null, call: DeclaredCall): boolean {
   if (def.method !== 'get' || caller !== null || 'kind' in def.response) return false;
-  if (!currentRuntime().database.publicRead) return false;
-  const headers = request.headers;
+  const headers = call.headers ?? call.request.headers;
   if (headers.has('authorization') || headers.has('x-api-key') || headers.has('x-agent-address')) return false;
   return !/session-token/.test(headers.get('cookie') ?? '');
+}
+
+/**
+ * The handler's answer through the response cache (response-cache.ts): a declared cache, an
+ * anonymous caller. A miss runs the handler on the primary (a replica's answer could be older than a
+ * change notice already heard) and keeps a plain 200 serialized.
+ */
+async function cachedAnswer(
+  def: AnyEndpoint,
+  parsed: { params: unknown; query: unknown },
+  run: () => Promise<unknown>,
+): Promise<{ cached: CachedAnswer | null | undefined; ran: boolean; result?: unknown }> {
+  let result: unknown;
+  let ran = false;
+  const key = `${def.method} ${def.path} ${JSON.stringify([parsed.params ?? null, parsed.query ?? null])}`;
+  const cached = await responseCache().get(key, def.cache!, async () => {
+    ran = true;
+    result = await run();
+    if (result instanceof Response) return null;
+    const answer = result instanceof Reply ? result : new Reply(firstStatus(def), result);
+    if (answer.status !== 200) return null;
+    return { status: 200, json: JSON.stringify(answer.body), headers: answer.headers };
+  });
+  return { cached, ran, result };
 }
 
 /**
@@ -209,8 +282,8 @@ export async function runDeclared(
   call: DeclaredCall,
   parsed: ReturnType<typeof parseDeclaredInput> = parseDeclaredInput(def, call.raw),
 ): Promise<DeclaredResult> {
-  const { headers, ...request } = parsed;
-  const input = { ...request, ip: call.ip };
+  const headers = parsed.headers;
+  const input = { params: parsed.params, query: parsed.query, body: parsed.body, ip: call.ip };
   let caller = signedBodyOnly(def) ? null : call.caller;
   if (!caller && accepts(def, 'query_token')) {
     const token = (input.query as { token?: unknown } | undefined)?.token;
@@ -231,9 +304,7 @@ export async function runDeclared(
   }
   let hits: Hit[] = [];
   try {
-    const limits = def.rateLimit
-      ? await applyRateLimits(def, { ...input, caller, request: call.request })
-      : { hits: [], tightest: null };
+    const limits = def.rateLimit ? await applyRateLimits(def, new DeclaredInput(input, headers, caller, call)) : NO_LIMITS;
     hits = limits.hits;
     if (limits.tightest) call.onRateLimit?.(limits.tightest);
     // After the limits: a bad signature spends the budget (they count per IP until the signer is proven).
@@ -248,12 +319,26 @@ export async function runDeclared(
       await def.beforeSignature?.(signing);
       caller = await confirmSignatureClaim(claim, await def.signedAction!(signing), scopeList(def));
     }
-    const run = () => def.handler({ ...input, headers, caller, request: call.request, requestId: call.requestId });
-    const result = await (isPublicRead(def, caller, call.request) ? asPublicRead(run) : run());
+    const handlerInput = new DeclaredInput(input, headers, caller, call);
+    const run = () => def.handler(handlerInput);
+    let result: unknown;
+    if (def.cache && isAnonymousRead(def, caller, call)) {
+      const shared = await cachedAnswer(def, input, run);
+      // This call's own computation (an answer not kept) is used as it is; else the shared one.
+      if (shared.ran) result = shared.result;
+      else if (!shared.cached) result = await run();
+      else
+        return {
+          answer: new Reply(shared.cached.status, undefined, shared.cached.headers),
+          replayed: false,
+          json: shared.cached.json,
+        };
+    } else {
+      result = await (isPublicRead(def, caller, call) ? asPublicRead(run) : run());
+    }
     if (result instanceof Response) return { answer: result, replayed: false };
-    const statuses = successStatuses(def);
-    const answer = result instanceof Reply ? result : new Reply(statuses[0]!, result);
-    if (!statuses.includes(answer.status)) {
+    const answer = result instanceof Reply ? result : new Reply(firstStatus(def), result);
+    if (!declaresStatus(def, answer.status)) {
       throw new Error(`${def.method.toUpperCase()} ${def.path} answered ${answer.status}, which it does not declare`);
     }
     if (idempotency && caller) await settleIdempotencyKey(caller.wallet, idempotency.key, answer.status, answer.body);
@@ -279,8 +364,8 @@ export async function runDeclared(
 export async function callDeclared(def: AnyEndpoint, call: DeclaredCall): Promise<unknown> {
   authorize(def, call.caller, call.source);
   assertBodyLimit(def, call.raw.body);
-  const { answer } = await runDeclared(def, call);
+  const { answer, json } = await runDeclared(def, call);
   if (answer instanceof Response)
     throw new Error(`${def.method.toUpperCase()} ${def.path} streams; it has no procedure or tool twin`);
-  return answer.body;
+  return json !== undefined ? JSON.parse(json) : answer.body;
 }

@@ -48,6 +48,12 @@ const callerTrust = sharedCache<{ spec: number; propagated: number }>('invoke.ca
   dropOn: ['agent', 'trust'],
 });
 
+/**
+ * Whether charges and settlements go in batches (ledger-batch.ts): on PostgreSQL. Not on PGlite, whose one
+ * embedded connection runs in this thread: a long batch statement there holds the event loop (forwards time out).
+ */
+const groupCommit = () => database().kind === 'postgres';
+
 /** Throws 422 unless the agent can be invoked now. */
 export function assertCallable(agent: Agent): asserts agent is Agent & { invokeUrl: string } {
   if (agent.status !== 'active') throw new ApiError('not_callable', 'The target agent is paused', { status: agent.status });
@@ -311,7 +317,9 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
           reason: 'invocation_charge',
           payee: { agentId: target.id, wallet: target.ownerWallet },
           ref: { type: 'invocation', id },
-          alongside: (p) => [`invocation AS (${record(p)})`],
+          alongside: (p, scope) => [`${scope.name('invocation')} AS (${record(p)})`],
+          // With the other calls' charges and settlements waiting for the statement in flight (ledger-batch.ts).
+          batch: groupCommit(),
         },
         sql,
       );
@@ -367,10 +375,11 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
         ref: { type: 'invocation', id },
         // A call paid over x402 counted nothing against the daily CLAW spend.
         refundsSpendOf: outcome.status === 'success' || paid ? undefined : { wallet: caller.wallet, day: chargedAt },
-        alongside: (p) => [
-          `invocation AS (${finish(p)})`,
-          eventCte(p, 'invocation_event', 'agent.invoked', event, 'invocation', audience),
+        alongside: (p, scope) => [
+          `${scope.name('invocation')} AS (${finish(p)})`,
+          eventCte(p, scope.name('invocation_event'), 'agent.invoked', event, scope.name('invocation'), audience),
         ],
+        batch: groupCommit(),
       },
       sql,
     );
