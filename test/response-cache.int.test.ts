@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseCache, responseCache } from '../server/http/response-cache';
 import { startTestApp, type TestApp } from './harness';
+import { fund } from './money';
 import { newWallet, signIn } from './wallets';
 
 let app: TestApp;
@@ -17,10 +18,11 @@ afterAll(() => app.close());
 const cache = () => app.runtime.state.get('http.response-cache') as ReturnType<typeof responseCache>;
 
 async function owner(name: string) {
-  const session = await signIn(app, newWallet());
+  const wallet = newWallet();
+  const session = await signIn(app, wallet);
   const created = await app.post('/api/v1/agents', { agent_name: name }, { token: session.token });
   expect(created.status).toBe(201);
-  return { token: session.token, id: created.body.agent_id as string };
+  return { token: session.token, id: created.body.agent_id as string, wallet: wallet.address };
 }
 
 describe('the response cache of public reads', () => {
@@ -59,6 +61,39 @@ describe('the response cache of public reads', () => {
     await app.database.sql.query(`UPDATE agents SET name = $1 WHERE id = $2`, [`${marker} by sql`, a.id]);
     const after = await app.get(`/api/agents/${a.id}`);
     expect(after.text).toContain(`${marker} by sql`);
+  });
+
+  it('drops the skill lists when a skill is published, installed or hidden, on both families', async () => {
+    const marker = `rs${Date.now().toString(36)}`;
+    const author = await owner(`${marker} author`);
+    await fund(author.wallet, 1_000_000);
+    const listed = async () => {
+      const [a, b] = [await app.get(`/api/skills?search=${marker}`), await app.get(`/api/v1/skills?q=${marker}`)];
+      expect(a.status, a.text).toBe(200);
+      expect(b.status, b.text).toBe(200);
+      expect(b.body.total).toBe(a.body.total);
+      return b.body as { total: number; skills: { id: string; install_count: number }[] };
+    };
+    expect((await listed()).total).toBe(0);
+    const hits = cache().hits;
+    expect((await listed()).total).toBe(0);
+    expect(cache().hits).toBe(hits + 2);
+
+    const published = await app.post(
+      '/api/v1/skills',
+      { name: `${marker} skill`, description: 'A skill the cache test publishes', category: 'trading', tags: [marker] },
+      { token: author.token },
+    );
+    expect(published.status, published.text).toBe(201);
+    const skillId = published.body.id as string;
+    expect((await listed()).skills.map((skill) => skill.id)).toEqual([skillId]);
+
+    // A write no request of this instance made (the install count a statement elsewhere moved).
+    await app.database.sql.query('UPDATE skills SET install_count = install_count + 7 WHERE id = $1', [skillId]);
+    expect((await listed()).skills[0]!.install_count).toBe(7);
+
+    await app.database.sql.query('UPDATE skills SET hidden_at = now() WHERE id = $1', [skillId]);
+    expect((await listed()).total).toBe(0);
   });
 
   it('never answers or keeps the owner’s view for anyone else', async () => {

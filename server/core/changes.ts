@@ -7,7 +7,8 @@
 //   trust:      an endorsement, attestation or connection changed (id: the subject agent)
 //   event:      an event was appended to the log (id: its name); a wake-up only
 //   spend_policy: a credential's spend policy was written, changed or deleted (id: the credential)
-export const CHANGE_KINDS = ['agent', 'credential', 'trust', 'event', 'job', 'spend_policy'] as const;
+//   skill:      a skill was published, changed, hidden or removed, or installed or reviewed (id: the skill)
+export const CHANGE_KINDS = ['agent', 'credential', 'trust', 'event', 'job', 'spend_policy', 'skill'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export interface ChangeNotice {

@@ -154,5 +154,7 @@ export const responseCache = sharedState('http.response-cache', () => {
 // The policies endpoints declare (docs/spec-decisions.md, "Response cache", lists each endpoint's).
 /** Agent lists, agents, endorsements, stats: agents and trust drop at once; counters kept by jobs elsewhere show within 1 s. */
 export const DIRECTORY_CACHE: CachePolicy = { maxAgeMs: 1_000, dropOn: ['agent', 'trust', 'job'] };
+/** Skill lists: a skill's own row and its author's handle. */
+export const SKILLS_CACHE: CachePolicy = { maxAgeMs: 1_000, dropOn: ['skill', 'agent'] };
 /** Reads no change notice covers (signals, smart money, trade tokens): at most 1 s old. */
 export const SHORT_CACHE: CachePolicy = { maxAgeMs: 1_000, dropOn: [] };

@@ -1,4 +1,5 @@
 // GET /api/skills - list skills (drafts only to their author, or to admins)
+import { SKILLS_CACHE } from '../../http/response-cache';
 import { endpoint } from '../../http/endpoint';
 import { skillList, skillListQueryA } from '../../schemas/skill';
 import { listSkills } from '../../skills/list-skills';
@@ -10,6 +11,7 @@ export default endpoint({
   description: '`status=draft` lists the caller’s own drafts (every draft for admins); anonymous callers get none.',
   tags: ['Skills'],
   auth: 'optional',
+  cache: SKILLS_CACHE,
   query: skillListQueryA,
   status: 200,
   response: skillList,

@@ -1,4 +1,5 @@
 // GET /api/v1/skills - browse active skills
+import { SKILLS_CACHE } from '../../http/response-cache';
 import { endpoint } from '../../http/endpoint';
 import { skillListB, skillListQueryB } from '../../schemas/skill';
 import { listSkills } from '../../skills/list-skills';
@@ -9,6 +10,7 @@ export default endpoint({
   summary: 'Browse skills',
   tags: ['Skills'],
   auth: 'optional',
+  cache: SKILLS_CACHE,
   query: skillListQueryB,
   status: 200,
   response: skillListB,
