@@ -123,6 +123,17 @@ describe('POST /api/v1/auth/verify', () => {
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 401)).toHaveLength(9);
+    // The losers wrote nothing: one token and one key for the wallet.
+    const count = async (table: string) =>
+      Number(
+        (
+          await app.database.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE wallet = $1`, [
+            account.address,
+          ])
+        )[0]!.n,
+      );
+    expect(await count('access_tokens')).toBe(1);
+    expect(await count('api_keys')).toBe(1);
   });
 
   it('refuses an expired challenge', async () => {

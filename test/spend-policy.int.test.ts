@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem/accounts';
+import { hashSecret } from '../server/auth/credentials';
 import { database } from '../server/core/db';
 import { checkSpendPolicy, writeSpendPolicy } from '../server/credits/spend-policy';
 import { startTestApp, type TestApp } from './harness';
@@ -76,6 +77,44 @@ describe('spend policies', () => {
       allowed_payees: [payee],
       max_claw_per_call: 5,
       approval_above_claw: 2,
+    });
+  });
+
+  it('moves the signed policy to the token and the first API key; a returning sign-in binds only its token', async () => {
+    const account = newWallet();
+    const signInWith = async (maxPerCall: number) => {
+      const challenge = await app.post('/api/v1/auth/challenge', {
+        owner_wallet: account.address,
+        agent_pubkey: 'pk-returning',
+        spend_policy: { max_claw_per_call: maxPerCall },
+      });
+      const signature = await account.signMessage({ message: challenge.body.challenge });
+      const verify = await app.post('/api/v1/auth/verify', { challenge_id: challenge.body.challenge_id, signature });
+      expect(verify.status, verify.text).toBe(200);
+      return { challengeId: challenge.body.challenge_id as string, body: verify.body };
+    };
+    const first = await signInWith(5);
+    const second = await signInWith(7);
+    expect(first.body.api_key).toMatch(/^ck_/);
+    expect(second.body.api_key).toBeNull();
+    const idOf = async (table: string, column: string, secret: string) =>
+      (await database().sql.query<{ id: string }>(`SELECT id FROM ${table} WHERE ${column} = $1`, [hashSecret(secret)]))[0]!.id;
+    const credentials = {
+      firstToken: await idOf('access_tokens', 'token_hash', first.body.token),
+      key: await idOf('api_keys', 'key_hash', first.body.api_key),
+      secondToken: await idOf('access_tokens', 'token_hash', second.body.token),
+      firstChallenge: first.challengeId,
+      secondChallenge: second.challengeId,
+    };
+    const rows = await database().sql.query<{ credential_id: string; max_per_call: string | number | bigint }>(
+      'SELECT credential_id, max_per_call FROM spend_policies WHERE credential_id = ANY($1::uuid[])',
+      [Object.values(credentials)],
+    );
+    const byCredential = Object.fromEntries(rows.map((row) => [row.credential_id, Number(row.max_per_call)]));
+    expect(byCredential).toEqual({
+      [credentials.firstToken]: 5_000_000,
+      [credentials.key]: 5_000_000,
+      [credentials.secondToken]: 7_000_000,
     });
   });
 

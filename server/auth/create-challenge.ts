@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
-import { database, db } from '../core/db';
+import { database } from '../core/db';
 import { microToClaw } from '../core/money';
 import { writeSpendPolicy, type SpendPolicyInput } from '../credits/spend-policy';
 import { currentRuntime } from '../core/runtime';
@@ -53,6 +53,37 @@ export function siweChallenge(wallet: Address, statement: string, resourcePath?:
   return { message, expiresAt };
 }
 
+export interface StoredChallenge {
+  wallet: Address;
+  agentPubkey: string;
+  agentName?: string | null;
+  scopes: string[];
+  maxSpendPerDay?: bigint | null;
+  message: string;
+  expiresAt: Date;
+}
+
+/** Saves a challenge (API or web sign-in) in one statement; returns its id. */
+export async function storeChallenge(challenge: StoredChallenge): Promise<string> {
+  const id = randomUUID();
+  await database().sql.query(
+    `INSERT INTO auth_challenges (id, wallet, agent_pubkey, agent_name, scopes, max_spend_per_day, message, expires_at, created_at)
+     VALUES ($1::uuid, $2, $3, $4, $5::text[], $6::bigint, $7, $8, $9)`,
+    [
+      id,
+      challenge.wallet,
+      challenge.agentPubkey,
+      challenge.agentName ?? null,
+      challenge.scopes,
+      challenge.maxSpendPerDay?.toString() ?? null,
+      challenge.message,
+      challenge.expiresAt,
+      new Date(),
+    ],
+  );
+  return id;
+}
+
 /** POST /api/v1/auth/challenge: a SIWE challenge naming the agent and the scopes it grants; accepted once. */
 export async function createChallenge(input: ChallengeInput) {
   // Without requested_scopes the token gets every scope: the wallet owner is signing.
@@ -64,17 +95,15 @@ export async function createChallenge(input: ChallengeInput) {
     `Sign in to Vouchsafe as agent ${JSON.stringify(input.agentName ?? input.agentPubkey)}. Scopes: ${scopes.join(' ') || 'none'}.${policyText(input.spendPolicy)}`,
     `/agents/${encodeURIComponent(input.agentPubkey)}`,
   );
-  const challenge = await db().authChallenge.create({
-    data: {
-      wallet: input.ownerWallet,
-      agentPubkey: input.agentPubkey,
-      agentName: input.agentName ?? null,
-      scopes,
-      maxSpendPerDay: input.maxSpendPerDay ?? null,
-      message,
-      expiresAt,
-    },
+  const id = await storeChallenge({
+    wallet: input.ownerWallet,
+    agentPubkey: input.agentPubkey,
+    agentName: input.agentName,
+    scopes,
+    maxSpendPerDay: input.maxSpendPerDay,
+    message,
+    expiresAt,
   });
-  if (input.spendPolicy) await writeSpendPolicy(challenge.id, input.ownerWallet, input.spendPolicy, database().sql);
-  return { challenge: message, challenge_id: challenge.id, expires_at: expiresAt.toISOString() };
+  if (input.spendPolicy) await writeSpendPolicy(id, input.ownerWallet, input.spendPolicy, database().sql);
+  return { challenge: message, challenge_id: id, expires_at: expiresAt.toISOString() };
 }

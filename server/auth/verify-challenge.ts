@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
 import { agentViewB, type AgentViewB } from '../directory/agent-views';
 import { loadOneAgentMetrics } from '../trust/agent-metrics';
-import { database, db, withTransaction } from '../core/db';
+import { database, db } from '../core/db';
 import { ApiError } from '../core/errors';
 import { hashSecret, newAccessToken, newApiKey, TOKEN_TTL_MS } from './credentials';
 import { verifyWalletSignature } from '../signatures/verify-signature';
@@ -12,92 +13,102 @@ const refused = () =>
   new ApiError('invalid_signature', 'Challenge is unknown, expired, already used, or the signature does not match');
 
 /**
+ * One statement issues the sign-in: it consumes the challenge (only one statement can flip used_at, and
+ * only while it is open), and from the consumed row alone mints the token, the wallet's ck_ key for the
+ * agent when it has none from a verify yet, copies the challenge's spend policy to both and drops it, and
+ * names the agent. Nothing is written unless the challenge was consumed here.
+ * $1 challenge id, $2 now, $3 wallet, $4 token id, $5 token hash, $6 token expiry, $7 key id, $8 key hash,
+ * $9 key prefix, $10 key label.
+ */
+const ISSUE = `
+WITH consumed AS (
+  UPDATE auth_challenges SET used_at = $2
+  WHERE id = $1::uuid AND used_at IS NULL AND expires_at > $2
+  RETURNING id, agent_pubkey, scopes, max_spend_per_day
+), token AS (
+  INSERT INTO access_tokens (id, token_hash, wallet, agent_pubkey, scopes, max_spend_per_day, expires_at, created_at)
+  SELECT $4::uuid, $5, $3, agent_pubkey, scopes, max_spend_per_day, $6, $2 FROM consumed
+  RETURNING id
+), old_key AS (
+  SELECT k.prefix FROM api_keys k, consumed c
+  WHERE k.wallet = $3 AND k.agent_pubkey = c.agent_pubkey AND k.source = 'verify' LIMIT 1
+), new_key AS (
+  INSERT INTO api_keys (id, key_hash, prefix, label, wallet, agent_pubkey, scopes, max_spend_per_day, source, created_at)
+  SELECT $7::uuid, $8, $9, $10, $3, agent_pubkey, scopes, max_spend_per_day, 'verify', $2 FROM consumed
+  WHERE NOT EXISTS (SELECT 1 FROM old_key)
+  RETURNING id
+), policy_copies AS (
+  INSERT INTO spend_policies (credential_id, wallet, restrict_payees, allowed_payees, max_per_call, approval_above)
+  SELECT credential.id, s.wallet, s.restrict_payees, s.allowed_payees, s.max_per_call, s.approval_above
+  FROM spend_policies s JOIN consumed c ON s.credential_id = c.id,
+    (SELECT id FROM token UNION ALL SELECT id FROM new_key) AS credential
+  ON CONFLICT (credential_id) DO NOTHING
+), policy_dropped AS (
+  DELETE FROM spend_policies WHERE credential_id IN (SELECT id FROM consumed)
+)
+SELECT c.agent_pubkey, c.scopes, EXISTS (SELECT 1 FROM new_key) AS key_issued, (SELECT prefix FROM old_key) AS old_key_prefix,
+  (SELECT a.id FROM agents a WHERE a.owner_wallet = $3 AND a.agent_pubkey = c.agent_pubkey) AS agent_id
+FROM consumed c`;
+
+interface Issued {
+  agent_pubkey: string;
+  scopes: string[];
+  key_issued: boolean;
+  old_key_prefix: string | null;
+  agent_id: string | null;
+}
+
+/**
  * POST /api/v1/auth/verify: checks the personal_sign signature of a challenge, consumes it and
  * issues a 24-hour bearer token. The permanent ck_ API key is issued with the first successful
  * verify of a wallet and agent_pubkey and shown only then (docs/spec-decisions.md).
+ * Two statements: the open challenge's text, then (signature checked) ISSUE.
  */
 export async function verifyChallenge(challengeId: string, signature: string) {
-  const challenge = await db().authChallenge.findUnique({ where: { id: challengeId } });
+  const sql = database().sql;
   // A web app sign-in challenge (web-sign-in.ts) never yields an API token.
-  if (!challenge || challenge.agentPubkey === WEB_SIGN_IN_PUBKEY || challenge.usedAt || challenge.expiresAt <= new Date())
-    throw refused();
+  const [challenge] = await sql.query<{ wallet: string; agent_pubkey: string; agent_name: string | null; message: string }>(
+    `SELECT wallet, agent_pubkey, agent_name, message FROM auth_challenges
+     WHERE id = $1::uuid AND used_at IS NULL AND expires_at > $2 AND agent_pubkey <> $3`,
+    [challengeId, new Date(), WEB_SIGN_IN_PUBKEY],
+  );
+  if (!challenge) throw refused();
   const wallet = getAddress(challenge.wallet);
   if (!(await verifyWalletSignature(wallet, challenge.message, signature))) throw refused();
 
   const token = newAccessToken();
-  const expiresAt = new Date(Date.now() + TOKEN_TTL_MS);
-  const issued = await withTransaction(async (tx) => {
-    // Single use under concurrency: only one verify can flip used_at.
-    const consumed = await tx.prisma.authChallenge.updateMany({
-      where: { id: challenge.id, usedAt: null, expiresAt: { gt: new Date() } },
-      data: { usedAt: new Date() },
-    });
-    if (consumed.count !== 1) throw refused();
-    const runner = tx.sql;
-    const accessToken = await tx.prisma.accessToken.create({
-      data: {
-        tokenHash: hashSecret(token),
-        wallet,
-        agentPubkey: challenge.agentPubkey,
-        scopes: challenge.scopes,
-        maxSpendPerDay: challenge.maxSpendPerDay,
-        expiresAt,
-      },
-    });
-    const hasKey = await tx.prisma.apiKey.findFirst({
-      where: { wallet, agentPubkey: challenge.agentPubkey, source: 'verify' },
-      select: { id: true, prefix: true },
-    });
-    // The spend policy named in the signed challenge (create-challenge.ts) binds the token (and a new key):
-    // copied to each and dropped from the challenge in one statement.
-    const bindPolicy = (credentials: string[]) =>
-      runner.query(
-        `WITH copied AS (
-           INSERT INTO spend_policies (credential_id, wallet, restrict_payees, allowed_payees, max_per_call, approval_above)
-           SELECT c.id, s.wallet, s.restrict_payees, s.allowed_payees, s.max_per_call, s.approval_above
-           FROM spend_policies s, unnest($2::uuid[]) AS c(id) WHERE s.credential_id = $1::uuid
-           ON CONFLICT (credential_id) DO NOTHING RETURNING 1)
-         DELETE FROM spend_policies WHERE credential_id = $1::uuid`,
-        [challenge.id, credentials],
-      );
-    if (hasKey) {
-      await bindPolicy([accessToken.id]);
-      return { apiKey: null, apiKeyPrefix: hasKey.prefix };
-    }
-    const key = newApiKey();
-    const apiKey = await tx.prisma.apiKey.create({
-      data: {
-        keyHash: hashSecret(key.key),
-        prefix: key.prefix,
-        label: `issued at sign-in for ${challenge.agentName ?? challenge.agentPubkey}`.slice(0, 100),
-        wallet,
-        agentPubkey: challenge.agentPubkey,
-        scopes: challenge.scopes,
-        maxSpendPerDay: challenge.maxSpendPerDay,
-        source: 'verify',
-      },
-    });
-    await bindPolicy([accessToken.id, apiKey.id]);
-    return { apiKey: key.key, apiKeyPrefix: key.prefix };
-  });
-
+  const key = newApiKey();
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + TOKEN_TTL_MS);
   // Sign-in reads the wallet's holdings afresh, so a new holder sees the tier at once.
-  const [tier, agent] = await Promise.all([
+  const [tier, [issued]] = await Promise.all([
     refreshTier(wallet),
-    db().agent.findUnique({
-      where: { ownerWallet_agentPubkey: { ownerWallet: wallet, agentPubkey: challenge.agentPubkey } },
-    }),
+    sql.query<Issued>(ISSUE, [
+      challengeId,
+      now,
+      wallet,
+      randomUUID(),
+      hashSecret(token),
+      expiresAt,
+      randomUUID(),
+      hashSecret(key.key),
+      key.prefix,
+      `issued at sign-in for ${challenge.agent_name ?? challenge.agent_pubkey}`.slice(0, 100),
+    ]),
   ]);
+  // Another verify of the same challenge (or its expiry) came first.
+  if (!issued) throw refused();
+  const agent = issued.agent_id ? await db().agent.findUnique({ where: { id: issued.agent_id } }) : null;
   return {
     token,
     token_type: 'Bearer' as const,
     expires_at: expiresAt.toISOString(),
     wallet_address: wallet,
-    agent_pubkey: challenge.agentPubkey,
-    scopes: challenge.scopes,
-    agent: agent ? agentViewB(agent, await loadOneAgentMetrics(agent, database().sql), { viewer: wallet }) : null,
+    agent_pubkey: issued.agent_pubkey,
+    scopes: issued.scopes,
+    agent: agent ? agentViewB(agent, await loadOneAgentMetrics(agent, sql), { viewer: wallet }) : null,
     tier: (agent?.tier ?? tier) as AgentViewB['tier'],
-    api_key: issued.apiKey,
-    api_key_prefix: issued.apiKeyPrefix,
+    api_key: issued.key_issued ? key.key : null,
+    api_key_prefix: issued.key_issued ? key.prefix : issued.old_key_prefix!,
   };
 }

@@ -4,7 +4,7 @@ import { db } from '../core/db';
 import { ApiError } from '../core/errors';
 import { currentRuntime } from '../core/runtime';
 import { verifyWalletSignature } from '../signatures/verify-signature';
-import { siweChallenge } from './create-challenge';
+import { siweChallenge, storeChallenge } from './create-challenge';
 
 /**
  * Challenges for the human web app's session share the auth_challenges table (nonce, expiry,
@@ -20,10 +20,14 @@ const refused = () =>
 /** A Sign-In with Ethereum message for the web app, bound to this deployment's domain, the wallet and the chain. */
 export async function createWebSignInChallenge(wallet: Address) {
   const { message, expiresAt } = siweChallenge(getAddress(wallet), WEB_STATEMENT);
-  const challenge = await db().authChallenge.create({
-    data: { wallet: getAddress(wallet), agentPubkey: WEB_SIGN_IN_PUBKEY, scopes: [], message, expiresAt },
+  const id = await storeChallenge({
+    wallet: getAddress(wallet),
+    agentPubkey: WEB_SIGN_IN_PUBKEY,
+    scopes: [],
+    message,
+    expiresAt,
   });
-  return { challenge_id: challenge.id, message, expires_at: expiresAt.toISOString() };
+  return { challenge_id: id, message, expires_at: expiresAt.toISOString() };
 }
 
 /**
