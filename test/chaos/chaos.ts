@@ -600,8 +600,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const claimed = await untilAnswered(() => request('POST', '/api/v1/credits/deposit', { tx_hash: hash }, actor.token));
       if (claimed.status === 200) ack({ kind: 'deposit', id: hash.toLowerCase() });
     }
-    // Deliveries a kill interrupted wait for their lease or retry delay (30 s and more); the run makes
-    // them due now, as the passing time would (the server is stopped for it), restarts and waits.
+    // Deliveries a kill interrupted wait for their lease (claimed by the killed process) or retry delay
+    // (30 s and more), and a receiver's circuit may be paused; the run makes them due now, as the passing
+    // time would (the server is stopped for it), restarts and waits.
     const stopServer = async () => {
       const running = child as ChildProcess | null;
       if (!running) return;
@@ -613,8 +614,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await stopServer();
     let outside = await openOutside();
     await outside.database.sql.query(
-      `UPDATE webhook_deliveries SET next_attempt_at = now(), claimed_until = NULL WHERE status = 'pending'`,
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), claimed_until = NULL
+       WHERE status IN ('pending', 'delivering')`,
     );
+    await outside.database.sql.query(`UPDATE webhooks SET paused_until = NULL`);
     const expected = (
       await outside.database.sql.query<{ id: string }>(
         `SELECT id::text FROM events WHERE name IN ('job.posted', 'job.bid', 'job.completed')`,
@@ -628,8 +631,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     outside = await openOutside();
     try {
       const undelivered = expected.filter((id) => !delivered.has(id));
-      if (undelivered.length)
-        report.violations.push(`events never delivered to the webhook: ${undelivered.slice(0, 10).join(', ')}`);
+      if (undelivered.length) {
+        // What became of them, for the replay: their deliveries and the webhook's state.
+        const state = await outside.database.sql.query(
+          `SELECT d.event_id::text AS event, d.status, d.attempts, d.last_error, w.is_active, w.paused_until
+           FROM events e LEFT JOIN webhook_deliveries d ON d.event_id = e.id LEFT JOIN webhooks w ON w.id = d.webhook_id
+           WHERE e.id = ANY($1::bigint[])`,
+          [undelivered.slice(0, 10)],
+        );
+        report.violations.push(
+          `events never delivered to the webhook: ${undelivered.slice(0, 10).join(', ')} (${JSON.stringify(state)})`,
+        );
+      }
       report.webhookEvents = expected.length;
       const problems = await checkInvariants(outside.database.sql, acked);
       report.violations.push(...problems.map((p) => `at the end: ${p}`));
