@@ -2,7 +2,8 @@
 // set-based SQL (generate_series), in one transaction with per-row triggers off
 // (session_replication_role: PGlite's user, or a PostgreSQL superuser), then derives what the
 // triggers would have kept: trust edges, ledger balances, escrow, job and signal totals, platform
-// counters and agent_stats (through the app's own refresh, so one rule), and the propagated score.
+// counters and agent_stats (through the app's own refresh, so one rule), the propagated score and the
+// leaderboard's table.
 // Every invariant holds afterwards; checkInvariants() checks them and throws otherwise.
 // Agents are numbered 1..n: agent i has handle agent-i, wallet 0x000...i (digits only, so its own
 // EIP-55 form) and id md5('seed-agent-i'); low numbers are the hubs of a power-law endorsement graph,
@@ -10,6 +11,7 @@
 import type { Queryable } from '../server/core/db/sql-runner';
 import { refreshAllAgentStats } from '../server/trust/trust-counts';
 import { refreshPropagatedTrust } from '../server/trust/propagated-trust';
+import { refreshLeaderboardTable } from '../server/leaderboard/refresh-leaderboard';
 
 export const PRESETS = {
   small: {
@@ -350,6 +352,10 @@ export async function seedDatabase(
     t = Date.now();
     const scored = await refreshPropagatedTrust(runner, { force: true });
     log(`${'propagated trust'.padEnd(28)} ${((Date.now() - t) / 1000).toFixed(1)} s (${scored} agents)`);
+    t = Date.now();
+    // the leaderboard's table, so that the first reads are answered from it (as the job keeps it)
+    const ranked = await refreshLeaderboardTable(runner);
+    log(`${'leaderboard'.padEnd(28)} ${((Date.now() - t) / 1000).toFixed(1)} s (${ranked} wallets)`);
     await step('analyze', 'ANALYZE');
     await checkInvariants(runner, log);
     log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);

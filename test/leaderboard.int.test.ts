@@ -1,3 +1,5 @@
+import { refreshLeaderboard } from '../server/leaderboard/refresh-leaderboard';
+import { JOBS } from '../server/scheduler/jobs';
 import { finalizeSignalResolutions } from '../server/signals/resolve-signal';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './harness';
@@ -98,6 +100,8 @@ describe('GET /api/v1/agents/leaderboard', () => {
       `UPDATE signals SET dispute_deadline = now() - interval '1 second' WHERE status = 'pending_resolution'`,
     );
     await finalizeSignalResolutions();
+    // the table is under 60 s old (the test above read it): the job would recompute it within the minute
+    await refreshLeaderboard(0);
     const byWallet = async (sort: string) => {
       const board = await app.get(`/api/v1/agents/leaderboard?sort=${sort}&limit=100`);
       expect(board.status).toBe(200);
@@ -138,10 +142,48 @@ describe('GET /api/v1/agents/leaderboard', () => {
     for (let i = 0; i < 5; i++) await complete(0.000001);
     await complete(0.999999);
     await complete(1);
-    // a limit no other test uses, so the 60 s cache holds nothing older
+    await refreshLeaderboard(0);
     const board = await app.get('/api/v1/agents/leaderboard?sort=jobs&limit=99');
     const row = board.body.agents.find((r: any) => r.wallet === farmer.wallet);
     expect(row).toMatchObject({ jobs_completed: 1, score: 100 });
+  });
+
+  it('is read from the table the refresh job keeps, recomputed by a read only when the table is over 60 s old', async () => {
+    const job = JOBS.find((j) => j.id === 'refresh-leaderboard')!;
+    const star = await agent(0, 'Table star');
+    await served(star, 20_007);
+    const rowOf = async () =>
+      (await app.get('/api/v1/agents/leaderboard?limit=1')).body.agents.find((r: any) => r.wallet === star.wallet);
+    const stamp = async () =>
+      (await app.database.sql.query<{ at: Date }>(`SELECT refreshed_at AS at FROM leaderboard_refresh`))[0]?.at;
+    // the job skips a table under 30 s old and recomputes an older one
+    await app.database.sql.query(`UPDATE leaderboard_refresh SET refreshed_at = now() - interval '20 seconds'`);
+    const skipped = await stamp();
+    await job.run(app.runtime);
+    expect(await stamp()).toEqual(skipped);
+    await app.database.sql.query(`UPDATE leaderboard_refresh SET refreshed_at = now() - interval '31 seconds'`);
+    await job.run(app.runtime);
+    expect((await stamp())!.getTime()).toBeGreaterThan(skipped!.getTime());
+    const [kept] = await app.database.sql.query(
+      `SELECT name, invocations, score::int AS score FROM leaderboard_wallets WHERE wallet = $1`,
+      [star.wallet],
+    );
+    expect(kept).toEqual({ name: 'Table star', invocations: 20_007, score: 20_007 });
+    const first = await app.get('/api/v1/agents/leaderboard?limit=1');
+    expect(first.body.agents[0]).toMatchObject({ wallet: star.wallet, score: 20_007, tier_badge: 'diamond' });
+    expect(first.body.generated_at).toBe((await stamp())!.toISOString());
+    // answered from the table: the figures underneath move, the answer does not until a refresh
+    await served(star, 5);
+    expect(await rowOf()).toMatchObject({ score: 20_007 });
+    // a table over 60 s old is recomputed by the read (the job did not run), then served
+    await app.database.sql.query(`UPDATE leaderboard_refresh SET refreshed_at = now() - interval '61 seconds'`);
+    expect(await rowOf()).toMatchObject({ score: 20_012, invocations: 20_012 });
+    // never refreshed: the same; a wallet without an agent any more leaves the table
+    await app.database.sql.query(`DELETE FROM leaderboard_refresh`);
+    await app.database.sql.query(`UPDATE agents SET owner_wallet = $1 WHERE id = $2`, [newWallet().address, star.agentId]);
+    const moved = await app.get('/api/v1/agents/leaderboard?limit=1');
+    expect(moved.body.agents[0]?.wallet).not.toBe(star.wallet);
+    expect(await app.database.sql.query(`SELECT 1 FROM leaderboard_wallets WHERE wallet = $1`, [star.wallet])).toEqual([]);
   });
 });
 

@@ -72,6 +72,15 @@ describe('a seeded database', () => {
     expect(maintained.some((v) => v.trust_score > 100)).toBe(true);
   });
 
+  it('leaves the leaderboard table filled (no read has run yet), so reads need no first recomputation', async () => {
+    expect(await count('SELECT count(*)::int AS n FROM leaderboard_wallets')).toBe(
+      await count('SELECT count(DISTINCT owner_wallet)::int AS n FROM agents'),
+    );
+    expect(await count('SELECT count(*)::int AS n FROM leaderboard_refresh')).toBe(1);
+    const board = await app.get('/api/v1/agents/leaderboard?sort=jobs&limit=5');
+    expect(board.body.agents[0].jobs_completed).toBeGreaterThan(0);
+  });
+
   // A filtered total is exact up to FILTERED_TOTAL_MAX matches (or the end of the page asked for).
   const bounded = (n: number) => ({ total: Math.min(n, FILTERED_TOTAL_MAX), total_exact: n <= FILTERED_TOTAL_MAX });
 

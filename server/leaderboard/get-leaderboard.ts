@@ -1,15 +1,12 @@
 import { getAddress } from 'viem';
-import { database } from '../core/db';
-import { MICRO_PER_CLAW } from '../core/money';
-import { currentRuntime } from '../core/runtime';
-import { sharedCache } from '../core/shared-state';
-import { accuracyPct, SCORE_FORMULA, SCORE_SQL, tierBadge } from './score';
+import { database, primaryDatabase } from '../core/db';
+import { sharedState } from '../core/shared-state';
+import { MAX_AGE_MS, REFRESH_AFTER_MS, refreshLeaderboard } from './refresh-leaderboard';
+import { accuracyPct, SCORE_FORMULA, tierBadge } from './score';
 
 export type LeaderboardSort = 'score' | 'accuracy' | 'signals' | 'jobs' | 'invocations';
 
-// Spec: cached 60 s (a change shows within a minute on every instance).
-const cache = sharedCache<Awaited<ReturnType<typeof computeLeaderboard>>>('leaderboard', { ttlMs: 60_000, dropOn: [] });
-
+// Each order has its index on leaderboard_wallets (prisma/schema.prisma), ties broken by wallet.
 const ORDER: Record<LeaderboardSort, string> = {
   score: 'score DESC',
   accuracy: 'accuracy DESC, decided DESC, score DESC',
@@ -19,7 +16,10 @@ const ORDER: Record<LeaderboardSort, string> = {
 };
 
 interface Row {
-  wallet: string;
+  refreshed_at: Date;
+  fresh: boolean;
+  // null on the one row of a fresh but empty table
+  wallet: string | null;
   name: string;
   score: string | number;
   signals_published: number;
@@ -29,57 +29,57 @@ interface Row {
   invocations: number;
 }
 
+// The refresh this instance's readers are waiting for, if any: concurrent readers of a stale table share it.
+const pendingRefresh = sharedState('leaderboard.refresh', () => ({ running: null as Promise<boolean> | null }));
+
 /**
- * One row per wallet that has an agent (named after its oldest agent, as the wallet acts in the
- * graph), over the wallet's signals, jobs won and completed (with a bounty of at least
- * LEADERBOARD_MIN_JOB_BOUNTY_CLAW, so a pair of wallets cannot trade 1 micro-CLAW jobs for 100 points
- * each), and invocations its agents served.
+ * The first `limit` rows of the table in the sort's order, each with the table's refresh time and whether
+ * it is under 60 s old (no rows: never refreshed; one row without a wallet: no wallet has an agent).
  */
-async function computeLeaderboard(sort: LeaderboardSort, limit: number) {
-  const rows = await database().sql.query<Row>(
-    `WITH w AS (
-       SELECT DISTINCT ON (owner_wallet) owner_wallet AS wallet, name FROM agents ORDER BY owner_wallet, created_at, id),
-     sig AS (
-       SELECT publisher_wallet AS wallet, count(*)::int AS published,
-         count(*) FILTER (WHERE outcome = 'correct')::int AS correct, count(*) FILTER (WHERE outcome = 'incorrect')::int AS incorrect
-       FROM signals GROUP BY publisher_wallet),
-     jb AS (
-       SELECT b.bidder_wallet AS wallet, count(*)::int AS completed
-       FROM jobs j JOIN job_bids b ON b.id = j.accepted_bid_id WHERE j.status = 'completed' AND j.bounty >= $1::bigint
-       GROUP BY b.bidder_wallet),
-     inv AS (SELECT target_wallet AS wallet, count(*)::int AS served FROM invocations WHERE status = 'success' GROUP BY target_wallet),
-     stats AS (
-       SELECT w.wallet, w.name, coalesce(sig.published, 0) AS signals_published, coalesce(sig.correct, 0) AS signals_correct,
-         coalesce(sig.incorrect, 0) AS signals_incorrect, coalesce(jb.completed, 0) AS jobs_completed, coalesce(inv.served, 0) AS invocations
-       FROM w LEFT JOIN sig ON sig.wallet = w.wallet LEFT JOIN jb ON jb.wallet = w.wallet LEFT JOIN inv ON inv.wallet = w.wallet)
-     SELECT *, ${SCORE_SQL}::bigint AS score,
-       CASE WHEN signals_correct + signals_incorrect = 0 THEN 0 ELSE signals_correct::float8 / (signals_correct + signals_incorrect) END AS accuracy,
-       signals_correct + signals_incorrect AS decided
-     FROM stats ORDER BY ${ORDER[sort]}, wallet LIMIT ${Math.floor(limit)}`,
-    [(BigInt(currentRuntime().config.LEADERBOARD_MIN_JOB_BOUNTY_CLAW) * MICRO_PER_CLAW).toString()],
+function readTable(sort: LeaderboardSort, limit: number, runner = database().sql) {
+  return runner.query<Row>(
+    `SELECT r.refreshed_at, r.refreshed_at > statement_timestamp() - make_interval(secs => $1) AS fresh, l.*
+     FROM leaderboard_refresh r
+     LEFT JOIN LATERAL (SELECT * FROM leaderboard_wallets ORDER BY ${ORDER[sort]}, wallet LIMIT ${Math.floor(limit)}) l ON true`,
+    [MAX_AGE_MS / 1000],
   );
-  return {
-    agents: rows.map((row, i) => {
-      const score = Number(row.score);
-      return {
-        rank: i + 1,
-        name: row.name,
-        wallet: getAddress(row.wallet),
-        score,
-        accuracy_pct: accuracyPct(row.signals_correct, row.signals_incorrect),
-        signals_published: row.signals_published,
-        jobs_completed: row.jobs_completed,
-        invocations: row.invocations,
-        tier_badge: tierBadge(score),
-      };
-    }),
-    sort,
-    score_formula: SCORE_FORMULA,
-    generated_at: new Date().toISOString(),
-  };
 }
 
-/** GET /api/v1/agents/leaderboard (cached 60 s per sort and limit). */
-export function getLeaderboard(sort: LeaderboardSort = 'score', limit = 20) {
-  return cache().get(`${sort}:${limit}`, () => computeLeaderboard(sort, limit));
+/**
+ * GET /api/v1/agents/leaderboard: at most 60 s old (spec: cached 60 s). Read from leaderboard_wallets,
+ * which the refresh-leaderboard job keeps younger than that; only when it did not (a new database, a
+ * job that failed) does a read wait for one refresh, shared with the instance's other readers.
+ */
+export async function getLeaderboard(sort: LeaderboardSort = 'score', limit = 20) {
+  let rows = await readTable(sort, limit);
+  if (!rows[0]?.fresh) {
+    const state = pendingRefresh();
+    state.running ??= refreshLeaderboard(REFRESH_AFTER_MS).finally(() => {
+      state.running = null;
+    });
+    await state.running;
+    // on the primary: a read replica may not have the refresh yet
+    rows = await readTable(sort, limit, primaryDatabase().sql);
+  }
+  return {
+    agents: rows
+      .filter((row) => row.wallet !== null)
+      .map((row, i) => {
+        const score = Number(row.score);
+        return {
+          rank: i + 1,
+          name: row.name,
+          wallet: getAddress(row.wallet!),
+          score,
+          accuracy_pct: accuracyPct(row.signals_correct, row.signals_incorrect),
+          signals_published: row.signals_published,
+          jobs_completed: row.jobs_completed,
+          invocations: row.invocations,
+          tier_badge: tierBadge(score),
+        };
+      }),
+    sort,
+    score_formula: SCORE_FORMULA,
+    generated_at: new Date(rows[0]!.refreshed_at).toISOString(),
+  };
 }

@@ -19,6 +19,7 @@ import { markAgedAgentStats, refreshAgentStats } from '../trust/trust-counts';
 import { refreshPropagatedTrust } from '../trust/propagated-trust';
 import { applyStandingChanges } from '../trust/apply-standing-changes';
 import { compactPlatformCounts } from '../stats/platform-stats';
+import { REFRESH_AFTER_MS, refreshLeaderboard } from '../leaderboard/refresh-leaderboard';
 
 export interface Job {
   id: string;
@@ -139,6 +140,13 @@ export const JOBS: Job[] = [
     id: 'propagate-trust',
     everyMs: 60_000,
     run: () => refreshPropagatedTrust(database().sql),
+  },
+  {
+    // The leaderboard's table, recomputed once it is 30 s old: checked every 10 s, it stays well under the
+    // 60 s that readers accept, so no reader waits for the aggregate (server/leaderboard/refresh-leaderboard.ts).
+    id: 'refresh-leaderboard',
+    everyMs: 10_000,
+    run: () => refreshLeaderboard(REFRESH_AFTER_MS),
   },
   {
     // /api/stats sums the delta rows: folding them often keeps that sum a few thousand rows at most.
