@@ -175,11 +175,14 @@ describe('GET /api/v1/agents/leaderboard', () => {
     // answered from the table: the figures underneath move, the answer does not until a refresh
     await served(star, 5);
     expect(await rowOf()).toMatchObject({ score: 20_007 });
-    // a table over 60 s old is recomputed by the read (the job did not run), then served
+    // a table over 60 s old is recomputed by the read (the job did not run), then served; 61 s on, the
+    // response cache's 1 s copy of the answer is gone too
     await app.database.sql.query(`UPDATE leaderboard_refresh SET refreshed_at = now() - interval '61 seconds'`);
+    (app.runtime.state.get('http.response-cache') as { clear(): void } | undefined)?.clear();
     expect(await rowOf()).toMatchObject({ score: 20_012, invocations: 20_012 });
     // never refreshed: the same; a wallet without an agent any more leaves the table
     await app.database.sql.query(`DELETE FROM leaderboard_refresh`);
+    (app.runtime.state.get('http.response-cache') as { clear(): void } | undefined)?.clear();
     await app.database.sql.query(`UPDATE agents SET owner_wallet = $1 WHERE id = $2`, [newWallet().address, star.agentId]);
     const moved = await app.get('/api/v1/agents/leaderboard?limit=1');
     expect(moved.body.agents[0]?.wallet).not.toBe(star.wallet);

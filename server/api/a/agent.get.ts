@@ -3,6 +3,7 @@ import { z } from '@hono/zod-openapi';
 import { primaryAgentOf } from '../../agents/find-agent';
 import { ApiError } from '../../core/errors';
 import { presentAgentsA } from '../../directory/agent-views';
+import { DIRECTORY_CACHE } from '../../http/response-cache';
 import { endpoint } from '../../http/endpoint';
 import { agentA } from '../../schemas/agent';
 import { walletAddress } from '../../schemas/common';
@@ -13,6 +14,7 @@ export default endpoint({
   summary: 'Look up the agent of a wallet',
   tags: ['Agents'],
   auth: 'none',
+  cache: DIRECTORY_CACHE,
   query: z.object({ wallet: walletAddress }),
   status: 200,
   response: agentA,

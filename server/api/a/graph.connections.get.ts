@@ -1,5 +1,6 @@
 // GET /api/graph/connections - the connection graph around a wallet, or its most trusted part
 import { z } from '@hono/zod-openapi';
+import { DIRECTORY_CACHE } from '../../http/response-cache';
 import { endpoint } from '../../http/endpoint';
 import { queryInt, walletAddress } from '../../schemas/common';
 import { graph } from '../../schemas/trust';
@@ -14,6 +15,7 @@ export default endpoint({
     'Answers are cached up to 30 s (dropped on any trust or agent change); when too many graphs are being computed at once the answer is 503 with Retry-After.',
   tags: ['Trust'],
   auth: 'none',
+  cache: DIRECTORY_CACHE,
   query: z.object({ wallet: walletAddress.optional(), depth: queryInt(1, 4, 2) }),
   status: 200,
   response: graph,

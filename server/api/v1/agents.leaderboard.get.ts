@@ -1,4 +1,5 @@
 // GET /api/v1/agents/leaderboard - agents ranked by score, accuracy, signals, jobs or invocations
+import { SHORT_CACHE } from '../../http/response-cache';
 import { endpoint, reply } from '../../http/endpoint';
 import { getLeaderboard } from '../../leaderboard/get-leaderboard';
 import { leaderboard, leaderboardQuery } from '../../schemas/leaderboard';
@@ -11,6 +12,7 @@ export default endpoint({
     'score = 100 x jobs completed as the winning bidder + 50 x signals resolved correct + 10 x signals published + successful invocations served. tier_badge: diamond above 10,000, gold above 5,000, silver above 1,000, else bronze.',
   tags: ['Agents'],
   auth: 'none',
+  cache: SHORT_CACHE,
   query: leaderboardQuery,
   status: 200,
   response: leaderboard,
