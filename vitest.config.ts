@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -14,6 +15,9 @@ const LOAD_TESTS = [
   'test/rolling-deploy.int.test.ts',
   'test/pg-restart.int.test.ts',
 ];
+
+/** VITEST_INTEGRATION_WORKERS overrides (1 runs the integration files one by one). */
+const INTEGRATION_WORKERS = Number(process.env.VITEST_INTEGRATION_WORKERS ?? Math.max(2, availableParallelism() - 1));
 
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
@@ -32,6 +36,12 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['server/**/*.int.test.ts', 'test/**/*.int.test.ts'],
+          // Most of a file's time is spent waiting (the database, HTTP, timers): two files at once on a
+          // 2-core machine (Vitest's default there is one, cores - 1).
+          maxWorkers: INTEGRATION_WORKERS,
+          // Groups run one after another (projects with different worker counts need their own): unit,
+          // integration, e2e, then load.
+          sequence: { groupOrder: 1 },
           exclude: [...LOAD_TESTS, 'node_modules/**'],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 60_000,
@@ -45,8 +55,10 @@ export default defineConfig({
         test: {
           name: 'load',
           include: LOAD_TESTS,
+          // Each starts processes and measures under load: one at a time.
+          fileParallelism: false,
           globalSetup: ['test/global-setup.ts'],
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 3 },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
@@ -57,6 +69,7 @@ export default defineConfig({
         // Every answer the e2e suites fetch from /api is checked against the OpenAPI document.
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 2 },
           include: ['e2e/**/*.e2e.test.ts'],
           setupFiles: ['e2e/contract-setup.ts'],
           testTimeout: 120_000,
