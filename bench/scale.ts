@@ -1,4 +1,4 @@
-// npm run bench -- scale [--preset small|medium|large] [--rounds N] [--seconds S] [--keep] [--schema NAME] [--cold]
+// npm run bench -- scale [--preset small|medium|large] [--rounds N] [--seconds S] [--keep] [--schema NAME] [--cold] [--only REGEX]
 // Issue 21's figures: every public read and the authenticated reads on a seeded database, through
 // the fast door (`server.ts`, one worker), with autocannon in this process and the server in its own.
 // 1. cold: one connection, `rounds` distinct requests per endpoint (each a different agent, page or
@@ -58,11 +58,14 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     schema: { type: 'string' },
     cold: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const presetName = values.preset as keyof typeof PRESETS;
 if (!(presetName in PRESETS)) throw new Error(`--preset must be one of ${Object.keys(PRESETS).join(', ')}`);
 const ROUNDS = Number(values.rounds);
+const only = values.only === undefined ? null : new RegExp(values.only);
+const selected = (label: string) => only === null || only.test(label);
 const SECONDS = Number(values.seconds);
 
 const servers: ServerHandle[] = [];
@@ -243,7 +246,7 @@ async function main(): Promise<void> {
     const list = (await (await fetch(`${base}/api/agents?limit=${ROUNDS}`)).json()) as { agents: { id: string }[] };
     ids = list.agents.map((agent) => agent.id);
   }
-  const reads = publicReads(agents, ids);
+  const reads = publicReads(agents, ids).filter((read) => selected(read[0]));
 
   note('cold: one connection, distinct requests');
   const coldRows: { label: string; p50: number; p99: number; status: number }[] = [];
@@ -272,11 +275,45 @@ async function main(): Promise<void> {
   const session = await signIn(base);
   const bearer = { authorization: `Bearer ${session.token}` };
   const authRows: LoadResult[] = [];
-  for (const url of AUTH_READS) {
+  for (const url of AUTH_READS.filter((url) => selected(`GET ${url}`))) {
     const target = url.replace('{id}', session.agentId);
     authRows.push(await load(`GET ${url}`, `${base}${target}`, bearer));
   }
   const rss = rssMb(server.child.pid!);
+  if (only) {
+    await stopServer(server);
+    const rps = (value: number) => Math.round(value).toLocaleString('en-US');
+    process.stdout.write(
+      `${table(
+        ['read', 'cold p50', 'cold p99', `not 2xx at ${CONNECTIONS}`, `req/s at ${CONNECTIONS}`, `p50 at ${CONNECTIONS}`],
+        [
+          ...coldRows.map((row) => {
+            const loaded = loadRows.find((candidate) => candidate.title === row.label)!;
+            return [
+              row.label,
+              `${row.p50.toFixed(1)} ms`,
+              `${row.p99.toFixed(1)} ms`,
+              String(loaded.failures),
+              rps(loaded.requestsPerSec),
+              `${loaded.exactP50.toFixed(1)} ms`,
+            ];
+          }),
+          ...authRows.map((row) => [
+            row.title,
+            '',
+            '',
+            String(row.failures),
+            rps(row.requestsPerSec),
+            `${row.exactP50.toFixed(1)} ms`,
+          ]),
+        ],
+      )}\nserver RSS ${rss.toFixed(0)} MB; load average ${os
+        .loadavg()
+        .map((v) => v.toFixed(2))
+        .join(', ')}\n`,
+    );
+    return;
+  }
 
   const health = await (await fetch(`${base}${HEALTH}`)).json();
   const door = await load(`GET ${HEALTH} (fast door)`, `${base}${HEALTH}`);

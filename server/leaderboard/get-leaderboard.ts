@@ -34,7 +34,7 @@ const pendingRefresh = sharedState('leaderboard.refresh', () => ({ running: null
 
 /**
  * The first `limit` rows of the table in the sort's order, each with the table's refresh time and whether
- * it is under 60 s old (no rows: never refreshed; one row without a wallet: no wallet has an agent).
+ * it is under MAX_AGE_MS old (no rows: never refreshed; one row without a wallet: no wallet has an agent).
  */
 function readTable(sort: LeaderboardSort, limit: number, runner = database().sql) {
   return runner.query<Row>(
@@ -46,7 +46,7 @@ function readTable(sort: LeaderboardSort, limit: number, runner = database().sql
 }
 
 /**
- * GET /api/v1/agents/leaderboard: at most 60 s old (spec: cached 60 s). Read from leaderboard_wallets,
+ * GET /api/v1/agents/leaderboard: at most 60 s old (spec: cached 60 s), the response cache included. Read from leaderboard_wallets,
  * which the refresh-leaderboard job keeps younger than that; only when it did not (a new database, a
  * job that failed) does a read wait for one refresh, shared with the instance's other readers.
  */
