@@ -1,6 +1,6 @@
 import { sharedCache } from '../core/shared-state';
 import type { Queryable } from '../core/db/sql-runner';
-import { trustSeeds } from './trust-counts';
+import { adminWallets, TRUST_SEED_WEIGHT_SQL } from './trust-counts';
 
 // Beyond the spec: a Sybil-resistant score beside the spec's additive one. Personalised PageRank
 // over trust edges, restarting at verified agents (weight 3) and established ones (weight 1: a
@@ -21,22 +21,26 @@ const upToDate = sharedCache<true>('trust.propagated-up-to-date', {
   dropOn: ['agent', 'trust'],
 });
 
-const VERIFIED_SEED_WEIGHT = 3;
+/** The trust graph by node index: edge k runs from src[k] to dst[k] with weight[k]; restart[i] is node i's seed weight. */
+export interface TrustGraph {
+  n: number;
+  src: ArrayLike<number>;
+  dst: ArrayLike<number>;
+  weight: ArrayLike<number>;
+  restart: ArrayLike<number>;
+}
 
-/** Restart weights by node id; without any seed every node restarts alike. */
-export function personalizedPageRank(
-  nodes: string[],
-  edges: { source: string; target: string; weight: number }[],
-  seeds: Map<string, number>,
-) {
-  const index = new Map(nodes.map((id, i) => [id, i]));
-  const n = nodes.length;
+/** Scores 0-100 by node index (one decimal; the best-trusted node is 100). Without any seed every node restarts alike. */
+export function personalizedPageRank(graph: TrustGraph): Float64Array {
+  const { n } = graph;
   const restart = new Float64Array(n);
   let seedTotal = 0;
-  for (const [id, weight] of seeds) {
-    if (!index.has(id) || weight <= 0) continue;
-    restart[index.get(id)!] = weight;
-    seedTotal += weight;
+  for (let i = 0; i < n; i++) {
+    const weight = graph.restart[i]!;
+    if (weight > 0) {
+      restart[i] = weight;
+      seedTotal += weight;
+    }
   }
   if (seedTotal === 0) {
     restart.fill(1);
@@ -46,18 +50,20 @@ export function personalizedPageRank(
   // Typed arrays, share of the source's out-weight precomputed: 40 passes over 1M edges stay
   // well under a second (nested arrays of tuples took 12 s).
   const outWeight = new Float64Array(n);
-  const src = new Int32Array(edges.length);
-  const dst = new Int32Array(edges.length);
-  const share = new Float64Array(edges.length);
+  const edges = graph.src.length;
+  const src = new Int32Array(edges);
+  const dst = new Int32Array(edges);
+  const share = new Float64Array(edges);
   let m = 0;
-  for (const edge of edges) {
-    const s = index.get(edge.source);
-    const t = index.get(edge.target);
-    if (s === undefined || t === undefined || s === t || edge.weight <= 0) continue;
+  for (let k = 0; k < edges; k++) {
+    const s = graph.src[k]!;
+    const t = graph.dst[k]!;
+    const weight = graph.weight[k]!;
+    if (s === t || !(weight > 0) || s < 0 || t < 0 || s >= n || t >= n) continue;
     src[m] = s;
     dst[m] = t;
-    share[m] = edge.weight;
-    outWeight[s]! += edge.weight;
+    share[m] = weight;
+    outWeight[s]! += weight;
     m++;
   }
   for (let k = 0; k < m; k++) share[k]! /= outWeight[src[k]!]!;
@@ -72,7 +78,47 @@ export function personalizedPageRank(
     [rank, next] = [next, rank];
   }
   const max = rank.reduce((m, v) => Math.max(m, v), 0);
-  return new Map(nodes.map((id, i) => [id, max > 0 ? Math.round((rank[i]! / max) * 1000) / 10 : 0]));
+  for (let i = 0; i < n; i++) rank[i] = max > 0 ? Math.round((rank[i]! / max) * 1000) / 10 : 0;
+  return rank;
+}
+
+interface GraphRow {
+  ids: string[] | null;
+  restart: number[] | null;
+  src: number[] | null;
+  dst: number[] | null;
+  weight: number[] | null;
+}
+
+/**
+ * The whole trust graph in one statement (one snapshot) and one row: node ids in index order, their restart
+ * weights, and the edges as three aligned arrays of indexes and weights. Arrays of numbers, not a row per
+ * edge: at 100k agents and 1M edges the job's heap stays tens of MB (row objects with uuid strings took
+ * over 300 MB).
+ */
+async function readTrustGraph(runner: Queryable): Promise<TrustGraph & { ids: string[] }> {
+  const [row] = await runner.query<GraphRow>(
+    `WITH n AS (
+       SELECT a.id, (row_number() OVER (ORDER BY a.id) - 1)::int AS i, (${TRUST_SEED_WEIGHT_SQL})::float8 AS restart
+       FROM agents a),
+     e AS (
+       SELECT s.i AS src, t.i AS dst, e.strength::float8 AS weight
+       FROM trust_edges e JOIN n s ON s.id = e.source_agent_id JOIN n t ON t.id = e.target_agent_id
+       WHERE e.type = 'trust' AND e.strength > 0 AND e.source_agent_id <> e.target_agent_id)
+     SELECT (SELECT array_agg(id::text ORDER BY i) FROM n) AS ids, (SELECT array_agg(restart ORDER BY i) FROM n) AS restart,
+       array_agg(e.src) AS src, array_agg(e.dst) AS dst, array_agg(e.weight) AS weight
+     FROM e`,
+    [adminWallets()],
+  );
+  const ids = row?.ids ?? [];
+  return {
+    ids,
+    n: ids.length,
+    restart: row?.restart ?? [],
+    src: row?.src ?? [],
+    dst: row?.dst ?? [],
+    weight: row?.weight ?? [],
+  };
 }
 
 /** Recomputes every agent's propagated trust into agent_stats; returns how many agents it scored. */
@@ -80,26 +126,13 @@ export async function refreshPropagatedTrust(runner: Queryable, options: { force
   let changed = Boolean(options.force);
   await upToDate().get('all', async () => (changed = true));
   if (!changed) return 0;
-  const [agents, edges, seeds] = await Promise.all([
-    runner.query<{ id: string }>('SELECT id FROM agents'),
-    runner.query<{ source: string; target: string; weight: number }>(
-      `SELECT source_agent_id AS source, target_agent_id AS target, strength AS weight FROM trust_edges WHERE type = 'trust'`,
-    ),
-    trustSeeds(runner),
-  ]);
-  const scores = personalizedPageRank(
-    agents.map((a) => a.id),
-    edges.map((e) => ({ ...e, weight: Number(e.weight) })),
-    new Map([
-      ...seeds.established.map((id) => [id, 1] as const),
-      ...seeds.verified.map((id) => [id, VERIFIED_SEED_WEIGHT] as const),
-    ]),
-  );
+  const graph = await readTrustGraph(runner);
+  const scores = personalizedPageRank(graph);
   await runner.query(
     `UPDATE agent_stats s SET propagated_trust = v.score
      FROM unnest($1::uuid[], $2::float8[]) AS v(id, score)
      WHERE s.agent_id = v.id AND s.propagated_trust IS DISTINCT FROM v.score`,
-    [[...scores.keys()], [...scores.values()]],
+    [graph.ids, Array.from(scores)],
   );
-  return scores.size;
+  return graph.n;
 }

@@ -83,7 +83,8 @@ export interface TrustCounts {
   propagatedTrust: number;
 }
 
-function adminWallets(): string[] {
+/** The admin wallets: the $1 of TRUST_SEED_WEIGHT_SQL and of the counted CTEs. */
+export function adminWallets(): string[] {
   return currentRuntime().config.ADMIN_WALLETS;
 }
 
@@ -223,18 +224,12 @@ export async function markAgedAgentStats(runner: Queryable): Promise<number> {
 }
 
 /** Every verified agent and every agent with a tier or a month of age: the seeds of the propagated score. */
-export async function trustSeeds(runner: Queryable): Promise<{ verified: string[]; established: string[] }> {
-  const rows = await runner.query<{ id: string; verified: boolean; established: boolean }>(
-    `SELECT a.id, ${VERIFIED} AS verified,
-       (a.tier <> 'none' OR a.created_at < now() - interval '30 days') AS established
-     FROM agents a`,
-    [adminWallets()],
-  );
-  return {
-    verified: rows.filter((row) => row.verified).map((row) => row.id),
-    established: rows.filter((row) => row.established).map((row) => row.id),
-  };
-}
+/**
+ * An agent's restart weight in the propagated score, as SQL over `agents a` ($1: the admin wallets):
+ * 3 when verified, 1 when established (a tier, or a month of age), else 0.
+ */
+export const TRUST_SEED_WEIGHT_SQL = `CASE WHEN ${VERIFIED} THEN 3
+       WHEN a.tier <> 'none' OR a.created_at < now() - interval '30 days' THEN 1 ELSE 0 END`;
 
 /** The ids of the `limit` agents with the highest trust total (ties: oldest first). */
 export async function topTrustedAgentIds(limit: number, runner: Queryable): Promise<string[]> {

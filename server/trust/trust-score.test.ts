@@ -67,22 +67,33 @@ describe('computeTrust', () => {
 describe('personalizedPageRank', () => {
   it('gives a ring unreachable from the seeds nothing, and a node the seeds endorse a high score', () => {
     const nodes = ['seed1', 'seed2', 'good', 'r1', 'r2', 'r3'];
+    const at = (id: string) => nodes.indexOf(id);
     const edges = [
-      { source: 'seed1', target: 'good', weight: 1 },
-      { source: 'seed2', target: 'good', weight: 1 },
-      { source: 'r1', target: 'r2', weight: 1 },
-      { source: 'r2', target: 'r3', weight: 1 },
-      { source: 'r3', target: 'r1', weight: 1 },
+      ['seed1', 'good'],
+      ['seed2', 'good'],
+      ['r1', 'r2'],
+      ['r2', 'r3'],
+      ['r3', 'r1'],
     ];
-    const scores = personalizedPageRank(
-      nodes,
-      edges,
-      new Map([
-        ['seed1', 1],
-        ['seed2', 3],
-      ]),
-    );
+    const ranks = personalizedPageRank({
+      n: nodes.length,
+      src: edges.map(([source]) => at(source!)),
+      dst: edges.map(([, target]) => at(target!)),
+      weight: edges.map(() => 1),
+      restart: [1, 3, 0, 0, 0, 0],
+    });
+    const scores = new Map(nodes.map((id, i) => [id, ranks[i]]));
     expect(scores.get('good')).toBeGreaterThan(50);
     expect(scores.get('r1')).toBe(0);
+    expect(Math.max(...ranks)).toBe(100);
+  });
+
+  it('ignores self-loops, non-positive weights and out-of-range indexes; without seeds every node restarts alike', () => {
+    const ranks = personalizedPageRank({ n: 3, src: [0, 1, 2, 0], dst: [0, 2, 1, 9], weight: [5, 1, 1, 1], restart: [0, 0, 0] });
+    // 1 and 2 endorse each other; 0 only endorses itself (ignored) and a node that does not exist (ignored).
+    expect(ranks[1]).toBe(100);
+    expect(ranks[2]).toBe(100);
+    expect(ranks[0]).toBeLessThan(ranks[1]!);
+    expect(personalizedPageRank({ n: 2, src: [0], dst: [1], weight: [-1], restart: [1, 0] })[1]).toBe(0);
   });
 });
