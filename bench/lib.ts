@@ -1,11 +1,12 @@
 // Helpers for bench/run.ts: free ports, temp dirs, starting and stopping servers, load runs.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import * as prettier from 'prettier';
 import autocannon, { type Instance, type Options, type Result } from 'autocannon';
 
 /** Prints a progress line on stderr, so stdout carries only the summary. */
@@ -337,23 +338,29 @@ export function formatMs(value: number): string {
   return `${value.toFixed(digits)} ms`;
 }
 
-/** docs/benchmarks.md keeps `npm run bench -- scale`'s section between these markers across full runs. */
-export const SCALE_START = '<!-- scale:start -->';
-export const SCALE_END = '<!-- scale:end -->';
+/**
+ * The sections that `npm run bench -- scale` (PostgreSQL, and the PGlite cold pass) and `npm run bench -- paid`
+ * write into docs/benchmarks.md between `<!-- name:start -->` and `<!-- name:end -->`; a full run keeps them.
+ */
+export const MARKED_SECTIONS = ['scale', 'scale-pglite', 'paid'] as const;
+export type MarkedSection = (typeof MARKED_SECTIONS)[number];
 
-/** The data volume section of a report, markers included, or '' when it has none. */
-export const PAID_START = '<!-- paid:start -->';
-export const PAID_END = '<!-- paid:end -->';
+const markers = (name: MarkedSection) => [`<!-- ${name}:start -->`, `<!-- ${name}:end -->`] as const;
 
-/** The paid-calls section of a report (`npm run bench -- paid`), markers included; '' when absent. */
-export function paidSection(report: string): string {
-  const start = report.indexOf(PAID_START);
-  const end = report.indexOf(PAID_END);
-  return start >= 0 && end > start ? report.slice(start, end + PAID_END.length) : '';
+/** A marked section of a report, markers included; '' when absent. */
+export function markedSection(report: string, name: MarkedSection): string {
+  const [open, close] = markers(name);
+  const start = report.indexOf(open);
+  const end = report.indexOf(close);
+  return start >= 0 && end > start ? report.slice(start, end + close.length) : '';
 }
 
-export function scaleSection(report: string): string {
-  const start = report.indexOf(SCALE_START);
-  const end = report.indexOf(SCALE_END);
-  return start >= 0 && end > start ? report.slice(start, end + SCALE_END.length) : '';
+/** Puts `body` between the section's markers in the Markdown file at `file` (appended when absent), formatted. */
+export async function writeMarkedSection(file: string, name: MarkedSection, body: string): Promise<void> {
+  const [open, close] = markers(name);
+  const section = `${open}\n${body.trim()}\n${close}`;
+  const report = await readFile(file, 'utf8');
+  const previous = markedSection(report, name);
+  const next = previous ? report.replace(previous, () => section) : `${report.trimEnd()}\n\n${section}\n`;
+  await writeFile(file, await prettier.format(next, { ...(await prettier.resolveConfig(file)), filepath: file }));
 }

@@ -8,13 +8,11 @@
 //   3. sign-ins per second (POST /api/v1/auth/challenge, personal_sign, POST /api/v1/auth/verify) from 50 workers.
 // Prints a Markdown section and puts it between the paid markers of docs/benchmarks.md (PAID_WRITE=0: print only).
 import { readFileSync, readdirSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import * as prettier from 'prettier';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { parsePostgresUrl } from '../server/core/db/open';
 import {
@@ -24,8 +22,6 @@ import {
   makeTempDir,
   measure,
   note,
-  PAID_END,
-  PAID_START,
   removeDir,
   startEchoServer,
   startServer,
@@ -33,6 +29,7 @@ import {
   stopServer,
   table,
   waitForHealthy,
+  writeMarkedSection,
   type EchoServer,
   type LoadResult,
   type ServerHandle,
@@ -315,8 +312,7 @@ export function renderPaid(results: PaidResults[]): string {
         `${formatInt(r.signIns)} sign-ins in ${r.signInSeconds.toFixed(2)} s.`,
     )
     .join('\n');
-  return `${PAID_START}
-## Paid calls, the router and sign-in (PostgreSQL or PGlite)
+  return `## Paid calls, the router and sign-in (PostgreSQL or PGlite)
 
 \`npm run bench -- paid\` (\`bench/paid.ts\`; on PostgreSQL when \`DATABASE_URL\` or \`BENCH_DATABASE_URL\` is set, on a
 schema of its own, else on embedded PGlite). One \`server.ts\` (\`WEB_CONCURRENCY\` as set, else one worker per core on PostgreSQL; \`NODE_ENV=production\`, \`LOG_LEVEL=silent\`,
@@ -346,8 +342,7 @@ ${table(
   rows,
 )}
 
-${detail}
-${PAID_END}`;
+${detail}`;
 }
 
 async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
@@ -372,15 +367,7 @@ async function main(): Promise<void> {
   const section = renderPaid(results);
   process.stdout.write(`${section}\n`);
   if (process.env.PAID_WRITE !== '0') {
-    const report = await readFile(REPORT, 'utf8');
-    const start = report.indexOf(PAID_START);
-    const end = report.indexOf(PAID_END);
-    const next =
-      start >= 0 && end > start
-        ? report.slice(0, start) + section + report.slice(end + PAID_END.length)
-        : `${report.trimEnd()}\n\n${section}\n`;
-    const markdown = await prettier.format(next, { ...(await prettier.resolveConfig(REPORT)), filepath: REPORT });
-    await writeFile(REPORT, markdown);
+    await writeMarkedSection(REPORT, 'paid', section);
     note(`wrote ${path.relative(ROOT, REPORT)}`);
   }
 }

@@ -26,8 +26,8 @@ import {
   median,
   note,
   removeDir,
-  paidSection,
-  scaleSection,
+  markedSection,
+  MARKED_SECTIONS,
   startEchoServer,
   startServer,
   stopLoad,
@@ -870,7 +870,7 @@ async function main(): Promise<void> {
   // `npm run bench -- scale` writes its own section (a seeded database); a full run keeps it.
   // So does `npm run bench -- paid` (bench/paid.ts: paid calls and sign-in, on PostgreSQL too).
   const previous = await readFile(REPORT, 'utf8').catch(() => '');
-  const kept = [scaleSection(previous), paidSection(previous)].filter(Boolean);
+  const kept = MARKED_SECTIONS.map((name) => markedSection(previous, name)).filter(Boolean);
   const markdown = await prettier.format(kept.length ? `${report.trimEnd()}\n\n${kept.join('\n\n')}\n` : report, {
     ...(await prettier.resolveConfig(REPORT)),
     filepath: REPORT,
