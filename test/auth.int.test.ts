@@ -136,6 +136,29 @@ describe('POST /api/v1/auth/verify', () => {
     expect(await count('api_keys')).toBe(1);
   });
 
+  it('mints one key when first sign-ins of one wallet and agent_pubkey race through different challenges', async () => {
+    const account = newWallet();
+    const challenges = await Promise.all(Array.from({ length: 6 }, () => challengeFor(account)));
+    const signed = await Promise.all(
+      challenges.map(async ({ response }) => ({
+        challenge_id: response.body.challenge_id,
+        signature: await account.signMessage({ message: response.body.challenge }),
+      })),
+    );
+    const results = await Promise.all(signed.map((body) => app.post('/api/v1/auth/verify', body)));
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
+    const keys = results.map((r) => r.body.api_key).filter(Boolean);
+    expect(keys).toHaveLength(1);
+    // Every sign-in names the one key's prefix, and that key works.
+    expect(new Set(results.map((r) => r.body.api_key_prefix))).toEqual(new Set([keys[0].slice(0, 11)]));
+    const [row] = await app.database.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM api_keys WHERE wallet = $1 AND source = 'verify'`,
+      [account.address],
+    );
+    expect(row!.n).toBe(1);
+    expect((await app.get('/api/v1/auth/session', { headers: { 'x-api-key': keys[0] } })).status).toBe(200);
+  });
+
   it('refuses an expired challenge', async () => {
     const { account, response } = await challengeFor();
     await app.database.sql.query(`UPDATE auth_challenges SET expires_at = now() - interval '1 second' WHERE id = $1`, [

@@ -16,7 +16,9 @@ const refused = () =>
  * One statement issues the sign-in: it consumes the challenge (only one statement can flip used_at, and
  * only while it is open), and from the consumed row alone mints the token, the wallet's ck_ key for the
  * agent when it has none from a verify yet, copies the challenge's spend policy to both and drops it, and
- * names the agent. Nothing is written unless the challenge was consumed here.
+ * names the agent. Nothing is written unless the challenge was consumed here. A concurrent first sign-in of
+ * the same wallet and agent_pubkey through another challenge cannot mint a second key (the partial unique
+ * index api_keys_verify_once): the later one issues none and names the earlier one's prefix (keyPrefix).
  * $1 challenge id, $2 now, $3 wallet, $4 token id, $5 token hash, $6 token expiry, $7 key id, $8 key hash,
  * $9 key prefix, $10 key label.
  */
@@ -36,6 +38,7 @@ WITH consumed AS (
   INSERT INTO api_keys (id, key_hash, prefix, label, wallet, agent_pubkey, scopes, max_spend_per_day, source, created_at)
   SELECT $7::uuid, $8, $9, $10, $3, agent_pubkey, scopes, max_spend_per_day, 'verify', $2 FROM consumed
   WHERE NOT EXISTS (SELECT 1 FROM old_key)
+  ON CONFLICT (wallet, agent_pubkey) WHERE source = 'verify' DO NOTHING
   RETURNING id
 ), policy_copies AS (
   INSERT INTO spend_policies (credential_id, wallet, restrict_payees, allowed_payees, max_per_call, approval_above)
@@ -49,6 +52,16 @@ WITH consumed AS (
 SELECT c.agent_pubkey, c.scopes, EXISTS (SELECT 1 FROM new_key) AS key_issued, (SELECT prefix FROM old_key) AS old_key_prefix,
   (SELECT a.id FROM agents a WHERE a.owner_wallet = $3 AND a.agent_pubkey = c.agent_pubkey) AS agent_id
 FROM consumed c`;
+
+/** The prefix of the ck_ key issued at sign-in for a wallet and agent_pubkey. */
+async function verifyKeyPrefix(wallet: string, agentPubkey: string): Promise<string> {
+  const [row] = await database().sql.query<{ prefix: string }>(
+    `SELECT prefix FROM api_keys WHERE wallet = $1 AND agent_pubkey = $2 AND source = 'verify'`,
+    [wallet, agentPubkey],
+  );
+  if (!row) throw new Error('no sign-in key after a conflict on api_keys_verify_once');
+  return row.prefix;
+}
 
 interface Issued {
   agent_pubkey: string;
@@ -98,6 +111,10 @@ export async function verifyChallenge(challengeId: string, signature: string) {
   ]);
   // Another verify of the same challenge (or its expiry) came first.
   if (!issued) throw refused();
+  // A concurrent first sign-in minted the key after this statement's snapshot: name its prefix.
+  const keyPrefix = issued.key_issued
+    ? key.prefix
+    : (issued.old_key_prefix ?? (await verifyKeyPrefix(wallet, issued.agent_pubkey)));
   const agent = issued.agent_id ? await db().agent.findUnique({ where: { id: issued.agent_id } }) : null;
   return {
     token,
@@ -109,6 +126,6 @@ export async function verifyChallenge(challengeId: string, signature: string) {
     agent: agent ? agentViewB(agent, await loadOneAgentMetrics(agent, sql), { viewer: wallet }) : null,
     tier: (agent?.tier ?? tier) as AgentViewB['tier'],
     api_key: issued.key_issued ? key.key : null,
-    api_key_prefix: issued.key_issued ? key.prefix : issued.old_key_prefix!,
+    api_key_prefix: keyPrefix,
   };
 }
