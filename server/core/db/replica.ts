@@ -2,7 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { log } from '../log';
 import { PrismaClient } from './generated/client';
-import type { SqlRunner } from './sql-runner';
+import { pgQuery, type QueryOptions, type SqlRunner } from './sql-runner';
 
 // A PostgreSQL read replica (DATABASE_REPLICA_URL; docs/deploy.md, docs/spec-decisions.md). Public
 // reads (server/core/db/read-scope.ts) send their read-only queries here; everything else, and any
@@ -76,8 +76,8 @@ export function openReplica(options: {
   pool.on('error', () => {});
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema: options.schema }) });
   const sql: SqlRunner = {
-    async query<T>(text: string, params?: unknown[]) {
-      return (await pool.query(text, params)).rows as T[];
+    async query<T>(text: string, params?: unknown[], options?: QueryOptions) {
+      return (await pool.query(pgQuery(text, params, options))).rows as T[];
     },
     exec: async () => {
       throw new Error('the read replica runs no scripts');
@@ -183,13 +183,13 @@ export function routedPrisma(primary: PrismaClient, replica: Replica): PrismaCli
 /** The primary's raw SQL with read-only statements sent to the replica while it is usable. */
 export function routedSql(primary: SqlRunner, replica: Replica): SqlRunner {
   return {
-    async query<T>(sql: string, params?: unknown[]) {
-      if (!replica.status().usable || !isReadOnlySql(sql)) return primary.query<T>(sql, params);
+    async query<T>(sql: string, params?: unknown[], options?: QueryOptions) {
+      if (!replica.status().usable || !isReadOnlySql(sql)) return primary.query<T>(sql, params, options);
       try {
-        return await replica.sql.query<T>(sql, params);
+        return await replica.sql.query<T>(sql, params, options);
       } catch (error) {
         replica.markFailed(error);
-        return primary.query<T>(sql, params);
+        return primary.query<T>(sql, params, options);
       }
     },
     exec: (sql) => primary.exec(sql),

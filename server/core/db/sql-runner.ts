@@ -1,9 +1,21 @@
+import { createHash } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 
+export interface QueryOptions {
+  /**
+   * Keep the statement prepared on each pooled PostgreSQL connection: parsed and planned there once, then
+   * only bound and run (PGlite and transactions run it as usual). Planning was most of the database's time
+   * for the per-caller reads: GET /api/v1/agents/me/stats's statement took 1.0-1.6 ms planned each time and
+   * 0.1-0.24 ms prepared. Only for SQL text from a bounded set (values as parameters, never inlined): each
+   * distinct text stays prepared on every connection.
+   */
+  prepare?: boolean;
+}
+
 /** The raw SQL surface shared by PGlite and node-postgres, used by migrations and hot-path queries. */
 export interface SqlRunner {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
   /** Runs a script of several statements (no parameters). */
   exec(sql: string): Promise<void>;
   /** Runs `fn` on one connection (needed for session-level advisory locks). */
@@ -45,10 +57,27 @@ export function pgliteRunner(pglite: PGlite): SqlRunner {
   return runner;
 }
 
+const preparedNames = new Map<string, string>();
+
+/** A prepared statement's name: its text's hash, so one name never stands for two texts on a connection. */
+function preparedName(sql: string): string {
+  let name = preparedNames.get(sql);
+  if (!name) {
+    name = `q_${createHash('sha256').update(sql).digest('base64url').slice(0, 32)}`;
+    if (preparedNames.size < 1000) preparedNames.set(sql, name);
+  }
+  return name;
+}
+
+/** A statement for node-postgres, named (prepared per connection) when asked to be. */
+export function pgQuery(sql: string, params: unknown[] | undefined, options?: QueryOptions): pg.QueryConfig {
+  return { text: sql, values: params, ...(options?.prepare ? { name: preparedName(sql) } : {}) };
+}
+
 export function poolRunner(pool: pg.Pool): SqlRunner {
   return {
-    async query<T>(sql: string, params?: unknown[]) {
-      const result = await pool.query(sql, params);
+    async query<T>(sql: string, params?: unknown[], options?: QueryOptions) {
+      const result = await pool.query(pgQuery(sql, params, options));
       return result.rows as T[];
     },
     async exec(sql) {
@@ -73,8 +102,8 @@ export function poolRunner(pool: pg.Pool): SqlRunner {
 
 function clientRunner(client: pg.PoolClient): SqlRunner {
   const runner: SqlRunner = {
-    async query<T>(sql: string, params?: unknown[]) {
-      const result = await client.query(sql, params);
+    async query<T>(sql: string, params?: unknown[], options?: QueryOptions) {
+      const result = await client.query(pgQuery(sql, params, options));
       return result.rows as T[];
     },
     async exec(sql) {
