@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './harness';
-import { clawBalance } from './money';
+import { clawBalance, fund } from './money';
 import { newWallet, signIn } from './wallets';
-import { WORLD_GRANTS } from '../server/credits/accounts';
-import { balanceOf } from '../server/credits/ledger';
+import { PLATFORM_FEES, walletAccount, WORLD_GRANTS } from '../server/credits/accounts';
+import { balanceOf, transfer } from '../server/credits/ledger';
+import { microToClaw } from '../server/core/money';
+import { db } from '../server/core/db';
+import { presentAgentsB } from '../server/directory/agent-views';
+import { refreshAgentStats } from '../server/trust/trust-counts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -97,6 +101,68 @@ describe('GET /api/v1/credits', () => {
     expect(empty.body).toMatchObject({ balance_claw: 0, daily_spend_claw: 0, daily_limit_claw: 12.5, transactions: [] });
   });
 
+  it('shows each spend at once, the last 20 entries newest first, today’s spend only, and no other wallet’s', async () => {
+    const account = newWallet();
+    const { token } = await signIn(app, account, { maxSpend: 50 });
+    const other = newWallet();
+    await fund(account.address, 30);
+    await app.database.sql.query(
+      `INSERT INTO daily_spend (wallet, day, spent) VALUES ($1, (now() AT TIME ZONE 'utc')::date - 1, 9000000)`,
+      [account.address],
+    );
+    let spent = 0n;
+    for (let i = 1; i <= 21; i++) {
+      const amount = BigInt(i) * 100_000n;
+      await transfer(
+        walletAccount(account.address),
+        PLATFORM_FEES,
+        amount,
+        { reason: 'test_spend', refType: 'test', refId: String(i), spend: { wallet: account.address, amount, limit: null } },
+        app.database.sql,
+      );
+      spent += amount;
+      const credits = await app.get('/api/v1/credits', { token });
+      expect(credits.body).toMatchObject({
+        wallet: account.address,
+        balance_claw: microToClaw(30_000_000n - spent),
+        daily_spend_claw: microToClaw(spent),
+        daily_limit_claw: 50,
+      });
+      expect(credits.body.transactions[0]).toMatchObject({
+        direction: 'debit',
+        amount_claw: microToClaw(amount),
+        ref_id: String(i),
+      });
+    }
+    // another wallet's later entries and spend never show
+    await fund(other.address, 3);
+    await transfer(
+      walletAccount(other.address),
+      PLATFORM_FEES,
+      1_000_000n,
+      { reason: 'other_spend', spend: { wallet: other.address, amount: 1_000_000n, limit: null } },
+      app.database.sql,
+    );
+    const { body } = await app.get('/api/v1/credits', { token });
+    expect(body).toMatchObject({ balance_claw: microToClaw(30_000_000n - spent), daily_spend_claw: microToClaw(spent) });
+    expect(body.transactions.map((t: { ref_id: string }) => t.ref_id)).toEqual(
+      Array.from({ length: 20 }, (_, i) => String(21 - i)),
+    );
+    const [newest] = await app.database.sql.query<{ transaction_id: string; created_at: Date }>(
+      `SELECT transaction_id, created_at FROM ledger_postings WHERE account_id = $1 ORDER BY id DESC LIMIT 1`,
+      [walletAccount(account.address)],
+    );
+    expect(body.transactions[0]).toEqual({
+      transaction_id: newest!.transaction_id,
+      direction: 'debit',
+      amount_claw: 2.1,
+      reason: 'test_spend',
+      ref_type: 'test',
+      ref_id: '21',
+      created_at: new Date(newest!.created_at).toISOString(),
+    });
+  });
+
   it('needs credits.read and a credential', async () => {
     expect((await app.get('/api/v1/credits')).status).toBe(401);
     const { token } = await signIn(app, newWallet(), { scopes: ['agents.read'] });
@@ -127,6 +193,65 @@ describe('GET /api/v1/agents/me/stats', () => {
       jobs: { posted: 0, posted_completed: 0, bids_placed: 0, bids_won: 0, earned_claw: 0 },
     });
     expect(stats.body.transactions).toHaveLength(1);
+  });
+
+  it('answers a wallet with no agent and no entries with zeros, whatever other wallets hold', async () => {
+    const busy = newWallet();
+    const busySession = await signIn(app, busy);
+    await app.post(
+      '/api/v1/agents/bootstrap',
+      { agent_name: 'Busy' },
+      { token: busySession.token, headers: fromIp('10.0.0.78') },
+    );
+    await fund(busy.address, 5);
+    const account = newWallet();
+    const { token } = await signIn(app, account);
+    const stats = await app.get('/api/v1/agents/me/stats', { token });
+    expect(stats.status).toBe(200);
+    expect(stats.body).toEqual({
+      wallet: account.address,
+      balance_claw: 0,
+      agent: null,
+      signals: { published: 0, resolved: 0, correct: 0, accuracy_pct: 0, total_staked_claw: 0 },
+      jobs: { posted: 0, posted_completed: 0, bids_placed: 0, bids_won: 0, earned_claw: 0 },
+      invocations: { made: 0, succeeded: 0 },
+      transactions: [],
+    });
+  });
+
+  it('shows the agent with the metrics every other view has, counted live while marked and from agent_stats after', async () => {
+    const account = newWallet();
+    const { token } = await signIn(app, account);
+    const created = await app.post('/api/v1/agents', { agent_name: 'Measured' }, { token });
+    const agentId = created.body.agent_id as string;
+    await app.database.sql.query(`UPDATE agents SET tier = 'pro', verified_at = now() WHERE id = $1`, [agentId]);
+    await app.database.sql.query(
+      `INSERT INTO erc8004_links (agent_id, chain_id, registry, token_id, via, verified_wallet) VALUES ($1, 8453, $2, '42', 'owner', $3)`,
+      [agentId, '0x8004A169FB4a3325136EB29fA0ceB6D2e539a432', account.address],
+    );
+    for (let i = 0; i < 16; i++) await fund(account.address, 1 + i);
+    const expected = async () => {
+      const agent = await db().agent.findUniqueOrThrow({ where: { id: agentId } });
+      return (await presentAgentsB([agent], { withMetrics: true, viewer: account.address }))[0];
+    };
+    const marked = await app.database.sql.query('SELECT 1 FROM agent_stats_dirty WHERE agent_id = $1', [agentId]);
+    expect(marked.length).toBeGreaterThan(0);
+    const live = await app.get('/api/v1/agents/me/stats', { token });
+    expect(live.body.agent).toEqual(await expected());
+    expect(live.body.agent).toMatchObject({
+      tier: 'pro',
+      invoke_url: null,
+      erc8004: { agent_id: '42', agent_registry: 'eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432' },
+    });
+    expect(live.body.agent.trust_score).toBeGreaterThan(0);
+    expect(live.body.transactions.map((t: { amount_claw: number }) => t.amount_claw)).toEqual(
+      Array.from({ length: 15 }, (_, i) => 16 - i),
+    );
+    await refreshAgentStats(app.database.sql);
+    expect(await app.database.sql.query('SELECT 1 FROM agent_stats_dirty WHERE agent_id = $1', [agentId])).toEqual([]);
+    const maintained = await app.get('/api/v1/agents/me/stats', { token });
+    expect(maintained.body.agent).toEqual(await expected());
+    expect(maintained.body.agent).toEqual(live.body.agent);
   });
 });
 

@@ -1,57 +1,66 @@
 import type { Address } from 'viem';
 import { database } from '../core/db';
+import { readTogether, type ReadPart } from '../core/db/read-together';
 import type { Caller } from '../core/caller';
 import { walletAccount } from './accounts';
-import { balanceOf } from './ledger';
+import { balancePart } from './ledger';
 import { microToClaw } from '../core/money';
 
-interface PostingRow {
+interface PostingJson {
   transaction_id: string;
-  amount: string | bigint;
+  amount: string;
   reason: string;
   ref_type: string | null;
   ref_id: string | null;
-  created_at: Date | string;
+  created_at: string;
 }
 
-/** The last entries of a wallet's account, newest first. */
-export async function recentTransactions(wallet: Address, limit: number) {
-  const rows = await database().sql.query<PostingRow>(
-    `SELECT p.transaction_id, p.amount, t.reason, t.ref_type, t.ref_id, p.created_at
-     FROM ledger_postings p JOIN ledger_transactions t ON t.id = p.transaction_id
-     WHERE p.account_id = $1 ORDER BY p.id DESC LIMIT ${Math.min(100, Math.max(1, Math.floor(limit)))}`,
-    [walletAccount(wallet)],
-  );
-  return rows.map((row) => {
-    const amount = BigInt(row.amount);
-    return {
-      transaction_id: row.transaction_id,
-      direction: amount < 0n ? ('debit' as const) : ('credit' as const),
-      amount_claw: microToClaw(amount < 0n ? -amount : amount),
-      reason: row.reason,
-      ref_type: row.ref_type,
-      ref_id: row.ref_id,
-      created_at: new Date(row.created_at).toISOString(),
-    };
-  });
+/** The last entries of a wallet's account, newest first, as a part of a combined read. */
+export function recentTransactionsPart(wallet: Address, limit: number) {
+  const part: ReadPart<ReturnType<typeof transactionView>[]> = {
+    sql: (p) => `SELECT coalesce(json_agg(json_build_object('transaction_id', r.transaction_id, 'amount', r.amount::text,
+         'reason', r.reason, 'ref_type', r.ref_type, 'ref_id', r.ref_id, 'created_at', r.created_at) ORDER BY r.id DESC), '[]')
+       FROM (SELECT p.id, p.transaction_id, p.amount, t.reason, t.ref_type, t.ref_id, p.created_at
+         FROM ledger_postings p JOIN ledger_transactions t ON t.id = p.transaction_id
+         WHERE p.account_id = ${p.add(walletAccount(wallet))}
+         ORDER BY p.id DESC LIMIT ${Math.min(100, Math.max(1, Math.floor(limit)))}) r`,
+    read: (value) => (value as PostingJson[]).map(transactionView),
+  };
+  return part;
 }
 
-export async function dailySpend(wallet: Address): Promise<bigint> {
-  const [row] = await database().sql.query<{ spent: string | bigint }>(
-    `SELECT spent FROM daily_spend WHERE wallet = $1 AND day = (now() AT TIME ZONE 'utc')::date`,
-    [wallet],
-  );
-  return row ? BigInt(row.spent) : 0n;
+function transactionView(row: PostingJson) {
+  const amount = BigInt(row.amount);
+  return {
+    transaction_id: row.transaction_id,
+    direction: amount < 0n ? ('debit' as const) : ('credit' as const),
+    amount_claw: microToClaw(amount < 0n ? -amount : amount),
+    reason: row.reason,
+    ref_type: row.ref_type,
+    ref_id: row.ref_id,
+    created_at: new Date(row.created_at).toISOString(),
+  };
 }
 
-/** GET /api/v1/credits */
+/** What the wallet has spent today (UTC), as a part of a combined read. */
+function dailySpendPart(wallet: Address): ReadPart<bigint> {
+  return {
+    sql: (p) => `SELECT spent::text FROM daily_spend WHERE wallet = ${p.add(wallet)} AND day = (now() AT TIME ZONE 'utc')::date`,
+    read: (value) => BigInt((value as string | null) ?? 0),
+  };
+}
+
+/** GET /api/v1/credits: one statement, read from the primary (a spend shows at once). */
 export async function getCredits(caller: Caller) {
   const limit = caller.maxSpendPerDay;
-  const [balance, spent, transactions] = await Promise.all([
-    balanceOf(walletAccount(caller.wallet), database().sql),
-    dailySpend(caller.wallet),
-    recentTransactions(caller.wallet, 20),
-  ]);
+  const { balance, spent, transactions } = await readTogether(
+    {
+      balance: balancePart(walletAccount(caller.wallet)),
+      spent: dailySpendPart(caller.wallet),
+      transactions: recentTransactionsPart(caller.wallet, 20),
+    },
+    database().sql,
+  );
   return {
     wallet: caller.wallet,
     balance_claw: microToClaw(balance),

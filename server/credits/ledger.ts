@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readTogether, type ReadPart } from '../core/db/read-together';
 import { SqlParams, type Queryable } from '../core/db/sql-runner';
 import { ApiError } from '../core/errors';
 import { feeOf, microToClaw } from '../core/money';
@@ -258,7 +259,14 @@ export function splitPostings(
   return postings;
 }
 
+/** An account's balance (micro-CLAW; 0 for an account never posted to), as a part of a combined read. */
+export function balancePart(account: string): ReadPart<bigint> {
+  return {
+    sql: (p) => `SELECT balance::text FROM ledger_accounts WHERE id = ${p.add(account)}`,
+    read: (value) => BigInt((value as string | null) ?? 0),
+  };
+}
+
 export async function balanceOf(account: string, runner: Queryable): Promise<bigint> {
-  const [row] = await runner.query<{ balance: string | bigint }>('SELECT balance FROM ledger_accounts WHERE id = $1', [account]);
-  return row ? BigInt(row.balance) : 0n;
+  return (await readTogether({ balance: balancePart(account) }, runner)).balance;
 }

@@ -1,25 +1,35 @@
-import type { Queryable } from '../core/db/sql-runner';
+import type { ReadPart } from '../core/db/read-together';
 import { microToClaw } from '../core/money';
 
-/** A wallet's job record for GET /api/v1/agents/me/stats. */
-export async function jobStats(wallet: string, runner: Queryable) {
-  const [[posted], [bids]] = await Promise.all([
-    runner.query<{ posted: number; completed: number }>(
-      `SELECT count(*)::int AS posted, count(*) FILTER (WHERE status = 'completed')::int AS completed FROM jobs WHERE poster_wallet = $1`,
-      [wallet],
-    ),
-    runner.query<{ placed: number; won: number; earned: string | null }>(
-      `SELECT count(*)::int AS placed, count(*) FILTER (WHERE b.status = 'accepted')::int AS won,
-         sum(j.bounty - j.fee) FILTER (WHERE j.status = 'completed' AND j.accepted_bid_id = b.id)::text AS earned
-       FROM job_bids b JOIN jobs j ON j.id = b.job_id WHERE b.bidder_wallet = $1`,
-      [wallet],
-    ),
-  ]);
+interface JobStatsJson {
+  posted: number;
+  completed: number;
+  placed: number;
+  won: number;
+  earned: string | null;
+}
+
+/** A wallet's job record for GET /api/v1/agents/me/stats, as a part of a combined read. */
+export function jobStatsPart(wallet: string) {
+  const part: ReadPart<ReturnType<typeof jobStatsView>> = {
+    sql: (p) => `SELECT json_build_object('posted', po.posted, 'completed', po.completed, 'placed', bi.placed, 'won', bi.won,
+         'earned', bi.earned)
+       FROM (SELECT count(*) AS posted, count(*) FILTER (WHERE status = 'completed') AS completed
+             FROM jobs WHERE poster_wallet = ${p.add(wallet)}) po,
+         (SELECT count(*) AS placed, count(*) FILTER (WHERE b.status = 'accepted') AS won,
+            sum(j.bounty - j.fee) FILTER (WHERE j.status = 'completed' AND j.accepted_bid_id = b.id)::text AS earned
+          FROM job_bids b JOIN jobs j ON j.id = b.job_id WHERE b.bidder_wallet = ${p.add(wallet)}) bi`,
+    read: (value) => jobStatsView(value as JobStatsJson),
+  };
+  return part;
+}
+
+function jobStatsView(row: JobStatsJson) {
   return {
-    posted: posted?.posted ?? 0,
-    posted_completed: posted?.completed ?? 0,
-    bids_placed: bids?.placed ?? 0,
-    bids_won: bids?.won ?? 0,
-    earned_claw: microToClaw(BigInt(bids?.earned ?? 0)),
+    posted: row.posted,
+    posted_completed: row.completed,
+    bids_placed: row.placed,
+    bids_won: row.won,
+    earned_claw: microToClaw(BigInt(row.earned ?? 0)),
   };
 }

@@ -1,26 +1,37 @@
-import type { Queryable } from '../core/db/sql-runner';
+import type { ReadPart } from '../core/db/read-together';
 import { microToClaw } from '../core/money';
 import { accuracyPct } from '../leaderboard/score';
 
-/** A wallet's signal record for GET /api/v1/agents/me/stats. */
-export async function signalStats(wallet: string, runner: Queryable) {
-  const [[published], [staked]] = await Promise.all([
-    runner.query<{ published: number; resolved: number; correct: number; incorrect: number; stake: string | null }>(
-      `SELECT count(*)::int AS published, count(*) FILTER (WHERE status = 'resolved')::int AS resolved,
-         count(*) FILTER (WHERE outcome = 'correct')::int AS correct, count(*) FILTER (WHERE outcome = 'incorrect')::int AS incorrect,
-         sum(stake)::text AS stake
-       FROM signals WHERE publisher_wallet = $1`,
-      [wallet],
-    ),
-    runner.query<{ amount: string | null }>('SELECT sum(amount)::text AS amount FROM signal_stakes WHERE staker_wallet = $1', [
-      wallet,
-    ]),
-  ]);
+interface SignalStatsJson {
+  published: number;
+  resolved: number;
+  correct: number;
+  incorrect: number;
+  stake: string | null;
+  staked: string | null;
+}
+
+/** A wallet's signal record for GET /api/v1/agents/me/stats, as a part of a combined read. */
+export function signalStatsPart(wallet: string) {
+  const part: ReadPart<ReturnType<typeof signalStatsView>> = {
+    sql: (p) => `SELECT json_build_object('published', pu.published, 'resolved', pu.resolved, 'correct', pu.correct,
+         'incorrect', pu.incorrect, 'stake', pu.stake, 'staked', st.staked)
+       FROM (SELECT count(*) AS published, count(*) FILTER (WHERE status = 'resolved') AS resolved,
+               count(*) FILTER (WHERE outcome = 'correct') AS correct, count(*) FILTER (WHERE outcome = 'incorrect') AS incorrect,
+               sum(stake)::text AS stake
+             FROM signals WHERE publisher_wallet = ${p.add(wallet)}) pu,
+         (SELECT sum(amount)::text AS staked FROM signal_stakes WHERE staker_wallet = ${p.add(wallet)}) st`,
+    read: (value) => signalStatsView(value as SignalStatsJson),
+  };
+  return part;
+}
+
+function signalStatsView(row: SignalStatsJson) {
   return {
-    published: published?.published ?? 0,
-    resolved: published?.resolved ?? 0,
-    correct: published?.correct ?? 0,
-    accuracy_pct: accuracyPct(published?.correct ?? 0, published?.incorrect ?? 0),
-    total_staked_claw: microToClaw(BigInt(published?.stake ?? 0) + BigInt(staked?.amount ?? 0)),
+    published: row.published,
+    resolved: row.resolved,
+    correct: row.correct,
+    accuracy_pct: accuracyPct(row.correct, row.incorrect),
+    total_staked_claw: microToClaw(BigInt(row.stake ?? 0) + BigInt(row.staked ?? 0)),
   };
 }

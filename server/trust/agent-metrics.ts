@@ -1,6 +1,6 @@
 import type { Agent } from '../core/db/generated/client';
 import type { Queryable } from '../core/db/sql-runner';
-import { loadTrustCounts } from './trust-counts';
+import { loadTrustCounts, type TrustCounts } from './trust-counts';
 import { computeTrust, type TrustBreakdown } from './trust-score';
 
 export interface AgentMetrics {
@@ -14,6 +14,28 @@ export interface AgentMetrics {
   erc8004: { agent_id: string; agent_registry: string } | null;
 }
 
+/** An agent's erc8004_links row, as metricsFrom() reads it. */
+export interface Erc8004LinkRow {
+  chain_id: number;
+  registry: string;
+  token_id: string;
+}
+
+/** An agent's metrics from its trust counts and its ERC-8004 link. */
+export function metricsFrom(
+  { inputs, endorsementCount, propagatedTrust }: TrustCounts,
+  link: Erc8004LinkRow | null,
+): AgentMetrics {
+  return {
+    trust: computeTrust(inputs),
+    propagatedTrust,
+    connectionsCount: inputs.connections,
+    skillsCount: inputs.publishedSkills,
+    endorsementCount,
+    erc8004: link ? { agent_id: link.token_id, agent_registry: `eip155:${link.chain_id}:${link.registry}` } : null,
+  };
+}
+
 /** Metrics for a page of agents: maintained counts, never stale (trust-counts.ts), O(page). */
 export async function loadAgentMetrics(agents: Pick<Agent, 'id'>[], runner: Queryable): Promise<Map<string, AgentMetrics>> {
   const ids = agents.map((agent) => agent.id);
@@ -21,27 +43,14 @@ export async function loadAgentMetrics(agents: Pick<Agent, 'id'>[], runner: Quer
   const [counts, linked] = await Promise.all([
     loadTrustCounts(ids, runner),
     ids.length
-      ? runner.query<{ agent_id: string; chain_id: number; registry: string; token_id: string }>(
+      ? runner.query<Erc8004LinkRow & { agent_id: string }>(
           `SELECT agent_id, chain_id, registry, token_id FROM erc8004_links WHERE agent_id = ANY($1::uuid[])`,
           [ids],
         )
       : [],
   ]);
-  const links = new Map(
-    linked.map((row) => [row.agent_id, { agent_id: row.token_id, agent_registry: `eip155:${row.chain_id}:${row.registry}` }]),
-  );
-  const out = new Map<string, AgentMetrics>();
-  for (const [id, { inputs, endorsementCount, propagatedTrust }] of counts) {
-    out.set(id, {
-      trust: computeTrust(inputs),
-      propagatedTrust,
-      connectionsCount: inputs.connections,
-      skillsCount: inputs.publishedSkills,
-      endorsementCount,
-      erc8004: links.get(id) ?? null,
-    });
-  }
-  return out;
+  const links = new Map(linked.map((row) => [row.agent_id, row]));
+  return new Map([...counts].map(([id, agentCounts]) => [id, metricsFrom(agentCounts, links.get(id) ?? null)]));
 }
 
 export async function loadOneAgentMetrics(agent: Pick<Agent, 'id'>, runner: Queryable): Promise<AgentMetrics> {

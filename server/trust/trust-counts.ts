@@ -105,16 +105,27 @@ function countsFrom(row: CountRow, propagatedTrust: number): TrustCounts {
 
 const IS_DIRTY = (column: string) => `EXISTS (SELECT 1 FROM agent_stats_dirty d WHERE d.agent_id = ${column})`;
 
+/**
+ * The columns trustCountsOf() reads, over an agent `a` LEFT JOINed with its agent_stats row `s`: tier and age
+ * come from the agent itself, so they are exact whatever the row's age.
+ */
+export const TRUST_COUNT_COLUMNS = `a.id, a.tier, ${AGE_MONTHS('a.created_at')} AS age_months, s.verified, s.published_skills,
+       s.received, s.endorsement_count, s.connections, s.propagated_trust, (s.agent_id IS NULL OR ${IS_DIRTY('a.id')}) AS stale`;
+
+export type TrustCountRow = CountRow & { stale: boolean; propagated_trust: number | null };
+
 /** Trust counts for a set of agents: maintained rows, and live counts for agents marked dirty. */
 export async function loadTrustCounts(ids: string[], runner: Queryable): Promise<Map<string, TrustCounts>> {
   if (ids.length === 0) return new Map();
-  // tier and age come from the agent itself, so they are exact whatever the row's age
-  const rows = await runner.query<CountRow & { stale: boolean; propagated_trust: number | null }>(
-    `SELECT a.id, a.tier, ${AGE_MONTHS('a.created_at')} AS age_months, s.verified, s.published_skills, s.received,
-       s.endorsement_count, s.connections, s.propagated_trust, (s.agent_id IS NULL OR ${IS_DIRTY('a.id')}) AS stale
-     FROM agents a LEFT JOIN agent_stats s ON s.agent_id = a.id WHERE a.id = ANY($1::uuid[])`,
+  const rows = await runner.query<TrustCountRow>(
+    `SELECT ${TRUST_COUNT_COLUMNS} FROM agents a LEFT JOIN agent_stats s ON s.agent_id = a.id WHERE a.id = ANY($1::uuid[])`,
     [ids],
   );
+  return trustCountsOf(rows, runner);
+}
+
+/** Trust counts from rows of TRUST_COUNT_COLUMNS: maintained ones as read, those marked dirty counted live. */
+export async function trustCountsOf(rows: TrustCountRow[], runner: Queryable): Promise<Map<string, TrustCounts>> {
   const propagated = new Map(rows.map((row) => [row.id, Number(row.propagated_trust ?? 0)]));
   const out = new Map(rows.filter((row) => !row.stale).map((row) => [row.id, countsFrom(row, propagated.get(row.id)!)]));
   const stale = rows.filter((row) => row.stale).map((row) => row.id);
