@@ -28,6 +28,30 @@ describe('API keys', () => {
     expect((await app.get('/api/v1/agents/me/stats', { headers: { 'X-Api-Key': apiKey } })).status).toBe(401);
   });
 
+  it('lists the wallet’s keys newest first, each as minted or revoked with its spend policy, and no other wallet’s', async () => {
+    const { token } = await signIn(app, newWallet());
+    const issued = (await app.get('/api/list-api-keys', { token })).body.keys;
+    const other = await signIn(app, newWallet());
+    const payee = newWallet().address;
+    const policy = { allowed_payees: [payee], max_claw_per_call: 1.5, approval_above_claw: 0.25 };
+    const minted = [];
+    for (const body of [{ label: 'plain' }, { label: 'bounded', spend_policy: policy }, { label: 'doomed' }]) {
+      const response = await app.post('/api/mint-api-key', body, { token });
+      expect(response.status).toBe(201);
+      const { api_key: _secret, ...view } = response.body;
+      minted.push(view);
+      await app.post('/api/mint-api-key', { label: 'theirs', spend_policy: { max_claw_per_call: 9 } }, { token: other.token });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const revoked = await app.post('/api/revoke-api-key', { key_id: minted[2].key_id }, { token });
+    const { revoked: _revoked, ...revokedView } = revoked.body;
+    expect(revokedView).toMatchObject({ status: 'revoked', revoked_at: expect.any(String) });
+    const list = await app.get('/api/list-api-keys', { token });
+    expect(list.body.keys).toEqual([revokedView, minted[1], minted[0], ...issued]);
+    expect(minted[1].spend_policy).toEqual(policy);
+    expect(minted[0].spend_policy).toEqual({ allowed_payees: null, max_claw_per_call: null, approval_above_claw: null });
+  });
+
   it('the key issued at verify works on /api/v1/agents/me/stats', async () => {
     const account = newWallet();
     const { api_key } = await signIn(app, account);

@@ -13,7 +13,9 @@ import {
   type SpendPolicyRow,
 } from '../credits/spend-policy';
 
-function keyView(key: ApiKey, policy: SpendPolicyRow | null) {
+type KeyFields = Pick<ApiKey, 'id' | 'label' | 'prefix' | 'scopes' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>;
+
+function keyView(key: KeyFields, policy: SpendPolicyRow | null) {
   return {
     key_id: key.id,
     label: key.label,
@@ -25,16 +27,6 @@ function keyView(key: ApiKey, policy: SpendPolicyRow | null) {
     revoked_at: key.revokedAt?.toISOString() ?? null,
     spend_policy: policyView(policy),
   };
-}
-
-async function policiesOf(ids: string[]): Promise<Map<string, SpendPolicyRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = await database().sql.query<SpendPolicyRow>(
-    `SELECT credential_id, wallet, restrict_payees, allowed_payees, max_per_call, approval_above
-     FROM spend_policies WHERE credential_id = ANY($1::uuid[])`,
-    [ids],
-  );
-  return new Map(rows.map((row) => [row.credential_id, row]));
 }
 
 /**
@@ -52,11 +44,44 @@ async function assertMaySetPolicy(caller: Caller): Promise<void> {
   }
 }
 
-/** GET /api/list-api-keys: the caller's keys, never their secrets. */
+type KeyRow = SpendPolicyRow & {
+  id: string;
+  label: string;
+  prefix: string;
+  scopes: string[];
+  created_at: Date | string;
+  last_used_at: Date | string | null;
+  revoked_at: Date | string | null;
+};
+
+const dateOrNull = (value: Date | string | null) => (value === null ? null : new Date(value));
+
+/** GET /api/list-api-keys: the caller's keys, never their secrets; one statement with their spend policies. */
 export async function listApiKeys(caller: Caller) {
-  const keys = await db().apiKey.findMany({ where: { wallet: caller.wallet }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
-  const policies = await policiesOf(keys.map((key) => key.id));
-  return { keys: keys.map((key) => keyView(key, policies.get(key.id) ?? null)) };
+  const rows = await database().sql.query<KeyRow>(
+    `SELECT k.id, k.label, k.prefix, k.scopes, k.created_at, k.last_used_at, k.revoked_at, p.credential_id, p.wallet,
+       p.restrict_payees, p.allowed_payees, p.max_per_call::text AS max_per_call, p.approval_above::text AS approval_above
+     FROM api_keys k LEFT JOIN spend_policies p ON p.credential_id = k.id
+     WHERE k.wallet = $1 ORDER BY k.created_at DESC, k.id ASC`,
+    [caller.wallet],
+    { prepare: true },
+  );
+  return {
+    keys: rows.map((row) =>
+      keyView(
+        {
+          id: row.id,
+          label: row.label,
+          prefix: row.prefix,
+          scopes: row.scopes,
+          createdAt: new Date(row.created_at),
+          lastUsedAt: dateOrNull(row.last_used_at),
+          revokedAt: dateOrNull(row.revoked_at),
+        },
+        row.credential_id === null ? null : row,
+      ),
+    ),
+  };
 }
 
 /**
