@@ -54,6 +54,45 @@ describe('agent memory', () => {
     expect((await app.get(base(me.agentId), { token: me.token })).body.count).toBe(0);
   });
 
+  it('lists the live keys in key order by id or handle (any case), with their sizes, times and usage', async () => {
+    const me = await owner();
+    const stored: Record<string, any> = {};
+    for (const [key, value, ttl] of [
+      ['b', 'x'.repeat(300), undefined],
+      ['a', { n: 1 }, 3600],
+      ['gone', 1, 3600],
+    ] as const) {
+      stored[key] = (await app.post(base(me.agentId), { key, value, expires_in_seconds: ttl }, { token: me.token })).body;
+    }
+    await app.database.sql.query(
+      `UPDATE memory_entries SET expires_at = now() - interval '1 second' WHERE agent_id = $1 AND key = 'gone'`,
+      [me.agentId],
+    );
+    const [agent] = await app.database.sql.query<{ handle: string }>('SELECT handle FROM agents WHERE id = $1', [me.agentId]);
+    const handle = agent!.handle;
+    const byId = await app.get(base(me.agentId), { token: me.token });
+    expect(byId.status).toBe(200);
+    const entry = (key: string) => ({
+      key,
+      size_bytes: stored[key].size_bytes,
+      expires_at: stored[key].expires_at,
+      updated_at: stored[key].updated_at,
+    });
+    const used = stored.a.size_bytes + stored.b.size_bytes;
+    expect(byId.body).toEqual({
+      agent_id: me.agentId,
+      keys: [entry('a'), entry('b')],
+      count: 2,
+      usage: { used_bytes: used, free_bytes: 10240, max_bytes: expect.any(Number), billable_kb: 0, daily_charge_claw: 0 },
+    });
+    expect((await app.get(base(handle.toUpperCase()), { token: me.token })).body).toEqual(byId.body);
+    const other = await owner();
+    expect((await app.get(base(handle), { token: other.token })).status).toBe(403);
+    expect((await app.get(base('no-such-agent'), { token: me.token })).status).toBe(404);
+    expect((await app.get(base('not%20a%20ref'), { token: me.token })).status).toBe(404);
+    expect((await app.get(base(other.agentId), { token: other.token })).body).toMatchObject({ keys: [], count: 0 });
+  });
+
   it('hides and deletes an expired key on the next read', async () => {
     const me = await owner();
     const stored = await app.post(base(me.agentId), { key: 'ttl', value: 1, expires_in_seconds: 60 }, { token: me.token });

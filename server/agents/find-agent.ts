@@ -6,12 +6,17 @@ import { ApiError } from '../core/errors';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HANDLE = /^[a-z0-9-]{1,64}$/;
 
+/** What a path's agent reference names: a UUID or a handle (case-insensitive); null when it can name no agent. */
+export function parseAgentRef(ref: string): { id: string } | { handle: string } | null {
+  if (UUID.test(ref)) return { id: ref.toLowerCase() };
+  const handle = ref.toLowerCase();
+  return HANDLE.test(handle) ? { handle } : null;
+}
+
 /** An agent by UUID or by handle (case-insensitive); null when there is none. */
 export async function findAgent(ref: string): Promise<Agent | null> {
-  if (UUID.test(ref)) return db().agent.findUnique({ where: { id: ref.toLowerCase() } });
-  const handle = ref.toLowerCase();
-  if (!HANDLE.test(handle)) return null;
-  return db().agent.findUnique({ where: { handle } });
+  const where = parseAgentRef(ref);
+  return where ? db().agent.findUnique({ where }) : null;
 }
 
 export async function requireAgent(ref: string): Promise<Agent> {

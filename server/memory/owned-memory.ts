@@ -10,10 +10,15 @@ import { LIVE } from './memory-views';
 /** The agent, when the caller owns it: 404 unknown, 403 anyone else. */
 export async function ownedAgent(caller: Caller, ref: string) {
   const agent = await requireAgent(ref);
+  assertOwner(caller, agent);
+  return agent;
+}
+
+/** 403 unless the caller owns the agent. */
+export function assertOwner(caller: Caller, agent: { ownerWallet: string }): void {
   if (agent.ownerWallet !== caller.wallet) {
     throw new ApiError('forbidden', 'Only the agent’s owner can use its memory');
   }
-  return agent;
 }
 
 export function checkKey(key: string): void {
