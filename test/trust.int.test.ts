@@ -579,6 +579,48 @@ describe('GET /api/graph/connections', () => {
     expect(response.body.edges.every((e: any) => ids.has(e.source) && ids.has(e.target))).toBe(true);
   });
 
+  it('follows fewer edges from each of many centers: 16 agents of one wallet follow their 24 strongest', async () => {
+    // 16 centers leave room for 184 nodes: each follows ceil(2 * 184 / 16) = 23 edges, and the hop reads one
+    // more. All 16 endorse the same 30 targets, target k with strength (k + 1) / 100, so the 24 strongest
+    // targets join and the 6 weakest do not.
+    const wallet = newWallet().address;
+    const tag = `fan-${Date.now().toString(36)}`;
+    await app.database.sql.query(
+      `INSERT INTO agents (id, owner_wallet, agent_pubkey, name, handle, created_at, updated_at)
+       SELECT gen_random_uuid(), $1, $2 || '-c' || i, 'Center ' || i, $2 || '-c' || i, now() - make_interval(secs => i), now()
+       FROM generate_series(1, 16) i`,
+      [wallet, tag],
+    );
+    await app.database.sql.query(
+      `INSERT INTO agents (id, owner_wallet, agent_pubkey, name, handle, updated_at)
+       SELECT gen_random_uuid(), '0x' || lpad(to_hex(i), 36, '0') || 'fa00', $1 || '-t' || i, 'Target ' || i, $1 || '-t' || i, now()
+       FROM generate_series(0, 29) i`,
+      [tag],
+    );
+    await app.database.sql.query(
+      `INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength)
+       SELECT c.id, t.id, 'trust', (substring(t.handle from '-t([0-9]+)$')::int + 1) / 100.0
+       FROM agents c JOIN agents t ON t.handle LIKE $1 || '-t%' WHERE c.owner_wallet = $2`,
+      [tag, wallet],
+    );
+    const response = await app.get(`/api/graph/connections?wallet=${wallet}&depth=2`);
+    expect(response.status).toBe(200);
+    // the centers, oldest first
+    const centers = await app.database.sql.query<{ id: string }>(
+      'SELECT id FROM agents WHERE owner_wallet = $1 ORDER BY created_at, id',
+      [wallet],
+    );
+    expect(response.body.center.agent_ids).toEqual(centers.map((row) => row.id));
+    const targets = response.body.nodes
+      .map((node: any) => node.handle as string)
+      .filter((handle: string) => handle.startsWith(`${tag}-t`))
+      .map((handle: string) => Number(handle.slice(`${tag}-t`.length)))
+      .sort((x: number, y: number) => x - y);
+    expect(targets).toEqual(Array.from({ length: 24 }, (_, k) => k + 6));
+    expect(response.body.nodes).toHaveLength(16 + 24);
+    expect(response.body.edges).toHaveLength(16 * 24);
+  });
+
   it('answers 404 for a wallet without agents', async () => {
     expect((await app.get(`/api/graph/connections?wallet=${newWallet().address}`)).status).toBe(404);
   });

@@ -86,14 +86,22 @@ export function agentViewB(agent: Agent, metrics: AgentMetrics, options: ViewOpt
   };
 }
 
-/** Family A views of a page of agents, with live metrics. */
-export async function presentAgentsA(agents: Agent[], options: ViewOptions = {}): Promise<AgentViewA[]> {
-  const metrics = await loadAgentMetrics(agents, database().sql);
-  return agents.map((agent) => agentViewA(agent, metrics.get(agent.id)!, options));
+/** Family A views of a page of agents, with live metrics (`metrics` when the page's statement read them already). */
+export async function presentAgentsA(
+  agents: Agent[],
+  options: ViewOptions = {},
+  metrics?: Map<string, AgentMetrics>,
+): Promise<AgentViewA[]> {
+  const loaded = metrics ?? (await loadAgentMetrics(agents, database().sql));
+  return agents.map((agent) => agentViewA(agent, loaded.get(agent.id)!, options));
 }
 
-/** Family B views of a page of agents, with live metrics. */
-export async function presentAgentsB(agents: Agent[], options: ViewOptions = {}): Promise<AgentViewB[]> {
-  const metrics = await loadAgentMetrics(agents, database().sql);
-  return agents.map((agent) => agentViewB(agent, metrics.get(agent.id)!, options));
+/** Family B views of a page of agents, with live metrics (`metrics` when the page's statement read them already). */
+export async function presentAgentsB(
+  agents: Agent[],
+  options: ViewOptions = {},
+  metrics?: Map<string, AgentMetrics>,
+): Promise<AgentViewB[]> {
+  const loaded = metrics ?? (await loadAgentMetrics(agents, database().sql));
+  return agents.map((agent) => agentViewB(agent, loaded.get(agent.id)!, options));
 }

@@ -1,4 +1,13 @@
-import { database, db } from '../core/db';
+import { agentColumns } from '../agents/agent-row';
+import { database } from '../core/db';
+import type { Agent } from '../core/db/generated/client';
+import {
+  AGENT_METRIC_COLUMNS,
+  AGENT_METRIC_JOINS,
+  agentsWithMetricsFromRows,
+  type AgentMetricRow,
+  type AgentMetrics,
+} from '../trust/agent-metrics';
 import { dirtyTrustTotals } from '../trust/trust-counts';
 
 export interface ListAgentsInput {
@@ -22,14 +31,19 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 export const FILTERED_TOTAL_MAX = 1000;
 
 /**
- * A page of agents, newest first, with the total that matches (exact up to FILTERED_TOTAL_MAX with a
- * filter, always exact without). Every filter walks an index:
- * search the trigram indexes on name and handle (substring and prefix alike), tier and is_callable
- * their (column, created_at) indexes, min_trust_score the maintained agent_stats.trust_score
- * (agents marked dirty are judged on their live total). Without a filter the total is the
- * maintained agents counter.
+ * A page of agents, newest first, with their metrics and the total that matches (exact up to
+ * FILTERED_TOTAL_MAX with a filter, always exact without), in one statement. Every filter walks an
+ * index: search the trigram indexes on name and handle (substring and prefix alike), tier and
+ * is_callable their (column, created_at) indexes, min_trust_score the maintained
+ * agent_stats.trust_score (agents marked dirty are judged on their live total). Without a filter the
+ * total is the maintained agents counter.
  */
-export async function listAgents(input: ListAgentsInput) {
+export async function listAgents(input: ListAgentsInput): Promise<{
+  agents: Agent[];
+  metrics: Map<string, AgentMetrics>;
+  total: number;
+  totalExact: boolean;
+}> {
   const { sql } = database();
   const where: string[] = [];
   const params: unknown[] = [];
@@ -63,33 +77,52 @@ export async function listAgents(input: ListAgentsInput) {
         OR a.id = ANY(${param(passing)}::uuid[]))`,
     );
   }
-  const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const bound = Math.max(FILTERED_TOTAL_MAX, Math.floor(input.offset) + Math.floor(input.limit));
-  const [rows, total] = await Promise.all([
-    sql.query<{ id: string }>(
-      `SELECT a.id FROM agents a ${join} ${filter}
-       ORDER BY a.created_at DESC, a.id ASC LIMIT ${Math.floor(input.limit)} OFFSET ${Math.floor(input.offset)}`,
-      params,
-    ),
-    where.length
-      ? sql
-          .query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM (SELECT 1 FROM agents a ${join} ${filter} LIMIT ${bound + 1}) m`,
-            params,
-          )
-          .then(([row]) => Number(row?.n ?? 0))
-      : agentCount(),
-  ]);
+  const limit = Math.floor(input.limit);
+  const offset = Math.floor(input.offset);
+  const page = (filter: string) =>
+    `SELECT a.id, a.created_at FROM agents a ${join} ${filter} ORDER BY a.created_at DESC, a.id ASC LIMIT ${limit} OFFSET ${offset}`;
+  let statement: string;
+  let bound = 0;
+  if (where.length === 0) {
+    // The page from the (created_at DESC, id) index alone; the total from the maintained counter.
+    statement = `WITH counted AS (SELECT sum(n) AS n FROM platform_counts WHERE name = 'agents')
+      ${pageWithMetrics(`(${page('')})`)}`;
+  } else {
+    // The first bound + 1 matches (from the trigram or column indexes, in no order) give the total.
+    // When there are no more, they are every match: the page is sorted from them (a search matching
+    // 112 agents: no other read). Past the bound, matches are dense (over 1% of the agents), and the
+    // page walks the (created_at DESC, id) index, testing name, handle, tier and is_callable in the
+    // index itself (INCLUDE): at 100,000 agents `agent-77` (1,111 matches) tested 3,660 entries in
+    // 1.5 ms where the heap visits behind the created_at index took 16 ms.
+    const filter = `WHERE ${where.join(' AND ')}`;
+    bound = Math.max(FILTERED_TOTAL_MAX, offset + limit);
+    statement = `WITH matched AS MATERIALIZED (SELECT a.id, a.created_at FROM agents a ${join} ${filter} LIMIT ${bound + 1}),
+      counted AS (SELECT count(*)::int AS n FROM matched)
+      ${pageWithMetrics(`(
+        (SELECT id, created_at FROM matched WHERE (SELECT n FROM counted) <= ${bound}
+         ORDER BY created_at DESC, id ASC LIMIT ${limit} OFFSET ${offset})
+        UNION ALL
+        (${page(`${filter} AND (SELECT n FROM counted) > ${bound}`)}))`)}`;
+  }
+  const rows = await sql.query<AgentMetricRow & { total: string | number | null } & Record<string, unknown>>(statement, params);
+  const total = Number(rows[0]?.total ?? 0);
   const totalExact = where.length === 0 || total <= bound;
-  const found = await db().agent.findMany({ where: { id: { in: rows.map((row) => row.id) } } });
-  const byId = new Map(found.map((agent) => [agent.id, agent]));
-  return { agents: rows.flatMap((row) => byId.get(row.id) ?? []), total: totalExact ? total : bound, totalExact };
+  const found = await agentsWithMetricsFromRows(rows, sql);
+  return {
+    agents: found.map((row) => row.agent),
+    metrics: new Map(found.map((row) => [row.agent.id, row.metrics])),
+    total: totalExact ? total : bound,
+    totalExact,
+  };
 }
 
-/** Every agent, from the maintained counter (platform_counts). */
-async function agentCount(): Promise<number> {
-  const [row] = await database().sql.query<{ n: string | number | null }>(
-    `SELECT sum(n) AS n FROM platform_counts WHERE name = 'agents'`,
-  );
-  return Number(row?.n ?? 0);
+/**
+ * The rest of a list's statement: the agents of `pageIds` (a subquery of id and created_at, in page
+ * order) with their metrics, and the total from the CTE `counted`, on every row (on its only row,
+ * with no agent, when the page is empty).
+ */
+function pageWithMetrics(pageIds: string): string {
+  return `SELECT c.n AS total, ${agentColumns('a')}, ${AGENT_METRIC_COLUMNS}
+    FROM counted c LEFT JOIN (${pageIds} p JOIN agents a ON a.id = p.id ${AGENT_METRIC_JOINS}) ON true
+    ORDER BY p.created_at DESC, p.id ASC`;
 }

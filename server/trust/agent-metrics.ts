@@ -1,6 +1,7 @@
+import { agentFromRow } from '../agents/agent-row';
 import type { Agent } from '../core/db/generated/client';
 import type { Queryable } from '../core/db/sql-runner';
-import { loadTrustCounts, type TrustCounts } from './trust-counts';
+import { TRUST_COUNT_COLUMNS, TRUST_COUNT_JOINS, trustCountsFromRows, type TrustCountRow } from './trust-counts';
 import { computeTrust, type TrustBreakdown } from './trust-score';
 
 export interface AgentMetrics {
@@ -14,45 +15,77 @@ export interface AgentMetrics {
   erc8004: { agent_id: string; agent_registry: string } | null;
 }
 
-/** An agent's erc8004_links row, as metricsFrom() reads it. */
-export interface Erc8004LinkRow {
-  chain_id: number;
-  registry: string;
-  token_id: string;
+/**
+ * What a view shows beside an agent, as columns of the statement that reads the agents aliased `a`
+ * (with AGENT_METRIC_JOINS): maintained trust counts (trust-counts.ts) and the ERC-8004 link. A page
+ * of agents is one statement with these; metricsFromRows() turns its rows into metrics.
+ */
+export const AGENT_METRIC_COLUMNS = `${TRUST_COUNT_COLUMNS},
+  am_l.chain_id AS am_chain_id, am_l.registry AS am_registry, am_l.token_id AS am_token_id`;
+export const AGENT_METRIC_JOINS = `${TRUST_COUNT_JOINS} LEFT JOIN erc8004_links am_l ON am_l.agent_id = a.id`;
+
+export interface AgentMetricRow extends TrustCountRow {
+  am_chain_id: number | null;
+  am_registry: string | null;
+  am_token_id: string | null;
 }
 
-/** An agent's metrics from its trust counts and its ERC-8004 link. */
-export function metricsFrom(
-  { inputs, endorsementCount, propagatedTrust }: TrustCounts,
-  link: Erc8004LinkRow | null,
-): AgentMetrics {
-  return {
-    trust: computeTrust(inputs),
-    propagatedTrust,
-    connectionsCount: inputs.connections,
-    skillsCount: inputs.publishedSkills,
-    endorsementCount,
-    erc8004: link ? { agent_id: link.token_id, agent_registry: `eip155:${link.chain_id}:${link.registry}` } : null,
-  };
+/** Metrics from rows that selected AGENT_METRIC_COLUMNS (agents marked dirty are counted live: O(page)). */
+export async function metricsFromRows(rows: AgentMetricRow[], runner: Queryable): Promise<Map<string, AgentMetrics>> {
+  const counts = await trustCountsFromRows(rows, runner);
+  const out = new Map<string, AgentMetrics>();
+  for (const row of rows) {
+    const found = counts.get(row.tc_id);
+    if (!found) continue;
+    const { inputs, endorsementCount, propagatedTrust } = found;
+    out.set(row.tc_id, {
+      trust: computeTrust(inputs),
+      propagatedTrust,
+      connectionsCount: inputs.connections,
+      skillsCount: inputs.publishedSkills,
+      endorsementCount,
+      erc8004:
+        row.am_token_id === null
+          ? null
+          : { agent_id: row.am_token_id, agent_registry: `eip155:${row.am_chain_id}:${row.am_registry}` },
+    });
+  }
+  return out;
 }
 
-/** Metrics for a page of agents: maintained counts, never stale (trust-counts.ts), O(page). */
+/** Metrics for a page of agents: maintained counts, never stale (trust-counts.ts), O(page), one statement. */
 export async function loadAgentMetrics(agents: Pick<Agent, 'id'>[], runner: Queryable): Promise<Map<string, AgentMetrics>> {
-  const ids = agents.map((agent) => agent.id);
-  // two independent statements, in parallel: one round trip's wait instead of two
-  const [counts, linked] = await Promise.all([
-    loadTrustCounts(ids, runner),
-    ids.length
-      ? runner.query<Erc8004LinkRow & { agent_id: string }>(
-          `SELECT agent_id, chain_id, registry, token_id FROM erc8004_links WHERE agent_id = ANY($1::uuid[])`,
-          [ids],
-        )
-      : [],
-  ]);
-  const links = new Map(linked.map((row) => [row.agent_id, row]));
-  return new Map([...counts].map(([id, agentCounts]) => [id, metricsFrom(agentCounts, links.get(id) ?? null)]));
+  if (agents.length === 0) return new Map();
+  const rows = await runner.query<AgentMetricRow>(
+    `SELECT ${AGENT_METRIC_COLUMNS} FROM agents a ${AGENT_METRIC_JOINS} WHERE a.id = ANY($1::uuid[])`,
+    [agents.map((agent) => agent.id)],
+  );
+  return metricsFromRows(rows, runner);
 }
 
 export async function loadOneAgentMetrics(agent: Pick<Agent, 'id'>, runner: Queryable): Promise<AgentMetrics> {
   return (await loadAgentMetrics([agent], runner)).get(agent.id)!;
+}
+
+export interface AgentWithMetrics {
+  agent: Agent;
+  metrics: AgentMetrics;
+}
+
+/**
+ * The agents and their metrics from the rows of one statement that selected agentColumns('a')
+ * (agents/agent-row.ts) and AGENT_METRIC_COLUMNS, in the rows' order. Rows without an agent (a LEFT
+ * JOIN that found none) are skipped.
+ */
+export async function agentsWithMetricsFromRows(
+  rows: (AgentMetricRow & Record<string, unknown>)[],
+  runner: Queryable,
+): Promise<AgentWithMetrics[]> {
+  const found = rows.filter((row) => row.tc_id !== null);
+  const metrics = await metricsFromRows(found, runner);
+  // an agent marked dirty and deleted before its live count is left out
+  return found.flatMap((row) => {
+    const loaded = metrics.get(row.tc_id);
+    return loaded ? [{ agent: agentFromRow(row), metrics: loaded }] : [];
+  });
 }

@@ -106,30 +106,53 @@ function countsFrom(row: CountRow, propagatedTrust: number): TrustCounts {
 const IS_DIRTY = (column: string) => `EXISTS (SELECT 1 FROM agent_stats_dirty d WHERE d.agent_id = ${column})`;
 
 /**
- * The columns trustCountsOf() reads, over an agent `a` LEFT JOINed with its agent_stats row `s`: tier and age
- * come from the agent itself, so they are exact whatever the row's age.
+ * The maintained counts of the agents aliased `a`, as columns prefixed tc_ (TrustCountRow), with the
+ * join they need: a statement that reads agents (a page, a graph's nodes) reads their counts with
+ * them, and trustCountsFromRows() completes the agents marked dirty. Tier and age come from the agent
+ * itself, so they are exact whatever the row's age.
  */
-export const TRUST_COUNT_COLUMNS = `a.id, a.tier, ${AGE_MONTHS('a.created_at')} AS age_months, s.verified, s.published_skills,
-       s.received, s.endorsement_count, s.connections, s.propagated_trust, (s.agent_id IS NULL OR ${IS_DIRTY('a.id')}) AS stale`;
+export const TRUST_COUNT_COLUMNS = `a.id AS tc_id, a.tier AS tc_tier, ${AGE_MONTHS('a.created_at')} AS tc_age_months,
+  tc_s.verified AS tc_verified, tc_s.published_skills AS tc_published_skills, tc_s.received AS tc_received,
+  tc_s.endorsement_count AS tc_endorsement_count, tc_s.connections AS tc_connections,
+  tc_s.propagated_trust AS tc_propagated_trust, (tc_s.agent_id IS NULL OR ${IS_DIRTY('a.id')}) AS tc_stale`;
+export const TRUST_COUNT_JOINS = 'LEFT JOIN agent_stats tc_s ON tc_s.agent_id = a.id';
 
-export type TrustCountRow = CountRow & { stale: boolean; propagated_trust: number | null };
-
-/** Trust counts for a set of agents: maintained rows, and live counts for agents marked dirty. */
-export async function loadTrustCounts(ids: string[], runner: Queryable): Promise<Map<string, TrustCounts>> {
-  if (ids.length === 0) return new Map();
-  const rows = await runner.query<TrustCountRow>(
-    `SELECT ${TRUST_COUNT_COLUMNS} FROM agents a LEFT JOIN agent_stats s ON s.agent_id = a.id WHERE a.id = ANY($1::uuid[])`,
-    [ids],
-  );
-  return trustCountsOf(rows, runner);
+export interface TrustCountRow {
+  tc_id: string;
+  tc_tier: string;
+  tc_age_months: number;
+  tc_verified: boolean | null;
+  tc_published_skills: number | null;
+  tc_received: number | null;
+  tc_endorsement_count: number | null;
+  tc_connections: number | null;
+  tc_propagated_trust: number | null;
+  tc_stale: boolean;
 }
 
-/** Trust counts from rows of TRUST_COUNT_COLUMNS: maintained ones as read, those marked dirty counted live. */
-export async function trustCountsOf(rows: TrustCountRow[], runner: Queryable): Promise<Map<string, TrustCounts>> {
-  const propagated = new Map(rows.map((row) => [row.id, Number(row.propagated_trust ?? 0)]));
-  const out = new Map(rows.filter((row) => !row.stale).map((row) => [row.id, countsFrom(row, propagated.get(row.id)!)]));
-  const stale = rows.filter((row) => row.stale).map((row) => row.id);
+/** Trust counts from rows that selected TRUST_COUNT_COLUMNS: maintained rows, live counts for agents marked dirty. */
+export async function trustCountsFromRows(rows: TrustCountRow[], runner: Queryable): Promise<Map<string, TrustCounts>> {
+  const out = new Map<string, TrustCounts>();
+  const stale: string[] = [];
+  for (const row of rows) {
+    if (row.tc_stale) {
+      stale.push(row.tc_id);
+      continue;
+    }
+    const counts: CountRow = {
+      id: row.tc_id,
+      tier: row.tc_tier,
+      age_months: row.tc_age_months,
+      verified: Boolean(row.tc_verified),
+      published_skills: Number(row.tc_published_skills),
+      received: Number(row.tc_received),
+      endorsement_count: Number(row.tc_endorsement_count),
+      connections: Number(row.tc_connections),
+    };
+    out.set(row.tc_id, countsFrom(counts, Number(row.tc_propagated_trust ?? 0)));
+  }
   if (stale.length) {
+    const propagated = new Map(rows.map((row) => [row.tc_id, Number(row.tc_propagated_trust ?? 0)]));
     const live = await runner.query<CountRow>(
       `WITH ${countedCtes((column) => `${column} = ANY($2::uuid[])`)} SELECT * FROM counted`,
       [adminWallets(), stale],
@@ -137,6 +160,16 @@ export async function trustCountsOf(rows: TrustCountRow[], runner: Queryable): P
     for (const row of live) out.set(row.id, countsFrom(row, propagated.get(row.id) ?? 0));
   }
   return out;
+}
+
+/** Trust counts for a set of agents: maintained rows, and live counts for agents marked dirty. */
+export async function loadTrustCounts(ids: string[], runner: Queryable): Promise<Map<string, TrustCounts>> {
+  if (ids.length === 0) return new Map();
+  const rows = await runner.query<TrustCountRow>(
+    `SELECT ${TRUST_COUNT_COLUMNS} FROM agents a ${TRUST_COUNT_JOINS} WHERE a.id = ANY($1::uuid[])`,
+    [ids],
+  );
+  return trustCountsFromRows(rows, runner);
 }
 
 const capped = (column: string, rule: { points: number; cap: number }) => `LEAST(${rule.cap}, ${column} * ${rule.points})`;

@@ -16,7 +16,7 @@ export default endpoint({
   status: 200,
   response: agentListA,
   async handler({ query }) {
-    const { agents, total, totalExact } = await listAgents({
+    const { agents, metrics, total, totalExact } = await listAgents({
       search: query.search,
       tier: query.tier,
       minTrustScore: query.min_trust_score,
@@ -24,7 +24,7 @@ export default endpoint({
       offset: query.offset,
     });
     return {
-      agents: await presentAgentsA(agents, { withMetrics: query.with_metrics }),
+      agents: await presentAgentsA(agents, { withMetrics: query.with_metrics }, metrics),
       total,
       total_exact: totalExact,
       offset: query.offset,
