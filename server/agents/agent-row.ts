@@ -43,6 +43,15 @@ export function agentColumns(alias: string): string {
   return ENTRIES.map(([, [column]]) => `${alias}.${column}`).join(', ');
 }
 
+/**
+ * The json of every agent column of the table aliased `alias`, for a statement that returns an agent inside
+ * a json value (server/core/db/read-together.ts); agentFromRow() reads it. int8 travels as text: json
+ * numbers stop being exact past 2^53.
+ */
+export function agentJson(alias: string): string {
+  return `json_build_object(${ENTRIES.map(([, [column, kind]]) => `'${column}', ${alias}.${column}${kind === 'bigint' ? '::text' : ''}`).join(', ')})`;
+}
+
 // int8 arrives as a string from node-postgres and as a number from PGlite; timestamps as Dates from both;
 // Prisma reads a NULL list column as [].
 const convert: Record<Kind, (value: unknown) => unknown> = {
@@ -52,7 +61,7 @@ const convert: Record<Kind, (value: unknown) => unknown> = {
   date: (value) => (value === null || value instanceof Date ? value : new Date(value as string)),
 };
 
-/** The Agent of a row that selected agentColumns(). */
+/** The Agent of a row that selected agentColumns(), or of the value of agentJson(). */
 export function agentFromRow(row: Record<string, unknown>): Agent {
   const agent: Record<string, unknown> = {};
   for (const [field, [column, kind]] of ENTRIES) {

@@ -1,4 +1,4 @@
-import { agentFromJson, agentJsonSql, type AgentJson } from '../agents/agent-record';
+import { agentFromRow, agentJson } from '../agents/agent-row';
 import type { Agent } from '../core/db/generated/client';
 import type { ReadPart } from '../core/db/read-together';
 import {
@@ -10,7 +10,7 @@ import {
 } from './agent-metrics';
 
 interface AgentWithMetricsJson {
-  agent: AgentJson;
+  agent: Record<string, unknown>;
   metrics: AgentMetricRow;
 }
 
@@ -21,13 +21,13 @@ interface AgentWithMetricsJson {
  */
 export function agentWithMetricsPart(agentId: string | null): ReadPart<{ agent: Agent; metrics: AgentMetrics } | null> {
   return {
-    sql: (p) => `SELECT json_build_object('agent', ${agentJsonSql('a')}, 'metrics', to_json(m))
+    sql: (p) => `SELECT json_build_object('agent', ${agentJson('a')}, 'metrics', to_json(m))
        FROM agents a ${AGENT_METRIC_JOINS}, LATERAL (SELECT ${AGENT_METRIC_COLUMNS}) m
        WHERE a.id = ${p.add(agentId)}::uuid`,
     read: async (value, runner) => {
       if (value === null) return null;
       const { agent, metrics } = value as AgentWithMetricsJson;
-      return { agent: agentFromJson(agent), metrics: (await metricsFromRows([metrics], runner)).get(agent.id)! };
+      return { agent: agentFromRow(agent), metrics: (await metricsFromRows([metrics], runner)).get(metrics.tc_id)! };
     },
   };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness';
 import { db } from '../core/db';
-import { agentFromJson, agentJsonSql, type AgentJson } from './agent-record';
+import { agentFromRow, agentJson } from './agent-row';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -10,11 +10,11 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const read = async (id: string) => {
-  const [row] = await app.database.sql.query<{ agent: AgentJson }>(
-    `SELECT ${agentJsonSql('a')} AS agent FROM agents a WHERE a.id = $1`,
+  const [row] = await app.database.sql.query<{ agent: Record<string, unknown> }>(
+    `SELECT ${agentJson('a')} AS agent FROM agents a WHERE a.id = $1`,
     [id],
   );
-  return agentFromJson(row!.agent);
+  return agentFromRow(row!.agent);
 };
 
 describe('an agent read as json', () => {
