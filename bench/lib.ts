@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as prettier from 'prettier';
+import { SERVER_ENV_DEFAULTS } from '../scripts/server-env.mjs';
 import autocannon, { type Instance, type Options, type Result } from 'autocannon';
 
 /** Prints a progress line on stderr, so stdout carries only the summary. */
@@ -77,7 +78,8 @@ export function startServer({ name, args, port, env, cwd }: StartOptions): Serve
   let output = '';
   const child = spawn(process.execPath, args, {
     cwd,
-    env: { ...process.env, ...env },
+    // as `npm start` runs it (scripts/server-env.mjs); NODE_ENV stays the caller's to set
+    env: { MALLOC_ARENA_MAX: SERVER_ENV_DEFAULTS.MALLOC_ARENA_MAX, ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

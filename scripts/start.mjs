@@ -2,6 +2,7 @@
 // serves server.ts on PORT.
 import { spawn, spawnSync } from 'node:child_process';
 import { buildIsStale } from './build-state.mjs';
+import { SERVER_ENV_DEFAULTS } from './server-env.mjs';
 
 if (buildIsStale()) {
   console.log('Building the app (about a minute; only when the sources changed)...');
@@ -10,7 +11,7 @@ if (buildIsStale()) {
 }
 const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
   stdio: 'inherit',
-  env: { NODE_ENV: 'production', ...process.env },
+  env: { ...SERVER_ENV_DEFAULTS, ...process.env },
 });
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -25,9 +25,12 @@ export const GRAPH_TTL_MS = 30_000;
 export const GRAPH_RETRY_AFTER_SECONDS = 1;
 
 type Graph = Awaited<ReturnType<typeof computeConnectionGraph>>;
+// A graph at depth 3-4 is up to 0.5 MB of objects (200 nodes, 2,000 edges): 5,000 of them were the
+// largest part of the server's RSS after the scale bench. The REST door keeps their JSON in its response
+// cache as well (bounded by bytes), so this one holds the most recent few for the other doors.
 const graphs = sharedCache<Graph>('trust.connection-graph', {
   ttlMs: GRAPH_TTL_MS,
-  maxEntries: 5_000,
+  maxEntries: 100,
   dropOn: ['trust', 'agent'],
 });
 const gate = sharedState('trust.connection-graph.gate', () => new ConcurrencyGate(GRAPH_CONCURRENCY, GRAPH_QUEUE));
