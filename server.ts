@@ -2,6 +2,8 @@
 // /api/trpc, /api/auth and pages go to Next.js; every other /api path goes straight to the REST
 // API (server/api/app.ts nodeListener: a declared JSON endpoint answered from node's request, the
 // rest through Hono's fetch handler), which answers about 20x faster than a Next route handler.
+// First, before anything else runs: keeps process.nextTick cheap for the life of the process.
+import './server/http/keep-tick-shape';
 import cluster from 'node:cluster';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import os from 'node:os';
