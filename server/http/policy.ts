@@ -7,6 +7,7 @@ import type { RateLimitPolicyName } from '../core/rate-limit-policies';
 import { asPublicRead } from '../core/db/read-scope';
 import { currentRuntime } from '../core/runtime';
 import { rateLimitSubject } from './client-ip';
+import { SerializedJson } from './common-headers';
 import { Reply, type AnyEndpoint, type RateLimitRule, type RequestInput } from './endpoint';
 import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from './idempotency';
 import { DEFAULT_BODY_LIMIT } from './read-body';
@@ -265,6 +266,8 @@ async function cachedAnswer(
     ran = true;
     result = await run();
     if (result instanceof Response) return null;
+    if (result instanceof SerializedJson)
+      return firstStatus(def) === 200 ? { status: 200, json: result.text, headers: {} } : null;
     const answer = result instanceof Reply ? result : new Reply(firstStatus(def), result);
     if (answer.status !== 200) return null;
     return { status: 200, json: JSON.stringify(answer.body), headers: answer.headers };
@@ -337,6 +340,11 @@ export async function runDeclared(
       result = await (isPublicRead(def, caller, call) ? asPublicRead(run) : run());
     }
     if (result instanceof Response) return { answer: result, replayed: false };
+    if (result instanceof SerializedJson) {
+      const status = firstStatus(def);
+      if (idempotency && caller) await settleIdempotencyKey(caller.wallet, idempotency.key, status, JSON.parse(result.text));
+      return { answer: new Reply(status, undefined), replayed: false, json: result.text };
+    }
     const answer = result instanceof Reply ? result : new Reply(firstStatus(def), result);
     if (!declaresStatus(def, answer.status)) {
       throw new Error(`${def.method.toUpperCase()} ${def.path} answered ${answer.status}, which it does not declare`);
