@@ -57,6 +57,12 @@ const BASELINE = process.env.THROUGHPUT_BASELINE
   : null;
 
 const SERVER_ENV = { NODE_ENV: 'production', LOG_LEVEL: 'silent', ALLOW_PRIVATE_URLS: 'true' };
+/**
+ * The door section's servers use the embedded database even when DATABASE_URL is set for the workers
+ * section (an empty variable counts as unset): inherited, it put them on PostgreSQL's public schema with a
+ * worker per core.
+ */
+const EMBEDDED = { DATABASE_URL: '', DATABASE_REPLICA_URL: '' };
 
 const servers: ServerHandle[] = [];
 const tempDirs: string[] = [];
@@ -251,8 +257,8 @@ async function main(): Promise<void> {
   const startedAt = new Date();
 
   // 1. The door against raw node:http (and, with THROUGHPUT_BASELINE, another checkout's door in the same rounds).
-  const door = await launch('server.ts (PGlite)', {});
-  const baseline = BASELINE ? await launch(`baseline ${BASELINE.label}`, {}, BASELINE.dir) : null;
+  const door = await launch('server.ts (PGlite)', EMBEDDED);
+  const baseline = BASELINE ? await launch(`baseline ${BASELINE.label}`, EMBEDDED, BASELINE.dir) : null;
   const health = await (await fetch(`${door.baseUrl}${HEALTH}`)).json();
   const raw = await launchRaw(health);
   const target = (name: string, server: ServerHandle) => ({ name, url: `${server.baseUrl}${HEALTH}`, pid: server.child.pid! });
