@@ -1,7 +1,7 @@
 // Throughput on every core (issue 22): `npx tsx bench/throughput.ts` writes docs/benchmarks-throughput.md.
 //
 // 1. The door: `GET /api/v1/health` through server.ts (one process, embedded database) next to a raw
-//    node:http server answering the same JSON, same client, interleaved rounds; the ratio of each
+//    node:http server answering the same JSON text, same client, interleaved rounds; the ratio of each
 //    round and their median. autocannon runs in a process of its own, so client and servers never share
 //    an event loop. Next to req/s: the CPU time each server process spent per answered request (from
 //    /proc), which the other load on a shared machine disturbs far less than req/s.
@@ -57,6 +57,12 @@ const BASELINE = process.env.THROUGHPUT_BASELINE
   : null;
 
 const SERVER_ENV = { NODE_ENV: 'production', LOG_LEVEL: 'silent', ALLOW_PRIVATE_URLS: 'true' };
+/**
+ * The door section's servers use the embedded database even when DATABASE_URL is set for the workers
+ * section (an empty variable counts as unset): inherited, it put them on PostgreSQL's public schema with a
+ * worker per core.
+ */
+const EMBEDDED = { DATABASE_URL: '', DATABASE_REPLICA_URL: '' };
 
 const servers: ServerHandle[] = [];
 const tempDirs: string[] = [];
@@ -159,14 +165,17 @@ async function launch(name: string, env: Record<string, string>, cwd = ROOT): Pr
   return server;
 }
 
-/** A node:http server answering every request with `body` as JSON, in a process of its own. */
+/**
+ * A node:http server answering every request with `body` as JSON, in a process of its own; the text is
+ * made once, as the door makes a health report's text once.
+ */
 async function launchRaw(body: unknown): Promise<ServerHandle> {
   const port = await freePort();
   const source = `
-    const body = ${JSON.stringify(body)};
+    const text = ${JSON.stringify(JSON.stringify(body))};
     require('node:http').createServer((request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(body));
+      response.end(text);
     }).listen(${port}, '127.0.0.1');`;
   const server = startServer({ name: 'raw node:http', args: ['-e', source], port, cwd: ROOT, env: {} });
   servers.push(server);
@@ -248,8 +257,8 @@ async function main(): Promise<void> {
   const startedAt = new Date();
 
   // 1. The door against raw node:http (and, with THROUGHPUT_BASELINE, another checkout's door in the same rounds).
-  const door = await launch('server.ts (PGlite)', {});
-  const baseline = BASELINE ? await launch(`baseline ${BASELINE.label}`, {}, BASELINE.dir) : null;
+  const door = await launch('server.ts (PGlite)', EMBEDDED);
+  const baseline = BASELINE ? await launch(`baseline ${BASELINE.label}`, EMBEDDED, BASELINE.dir) : null;
   const health = await (await fetch(`${door.baseUrl}${HEALTH}`)).json();
   const raw = await launchRaw(health);
   const target = (name: string, server: ServerHandle) => ({ name, url: `${server.baseUrl}${HEALTH}`, pid: server.child.pid! });
@@ -310,8 +319,8 @@ processes spent per answered request while under load, read from /proc.
 ## The fast door against raw node:http
 
 \`server.ts\` (one process, embedded database, \`LOG_LEVEL=silent\`) answers \`GET ${HEALTH}\`; a raw node:http
-server in a process of its own answers every request with the same JSON (one \`JSON.stringify\` per request, as
-the door does).
+server in a process of its own answers every request with the same JSON text, serialized once (the door serializes
+each health report once, and a report lasts up to a second).
 
 ${renderComparison(doorResult)}
 

@@ -20,6 +20,18 @@ describe('health', () => {
     expect(response.body.checks).toContainEqual({ name: 'database', ok: true });
   });
 
+  it('answers the next report once the checks ran again (each report is serialized once, then reused)', async () => {
+    const first = await app.get('/api/v1/health');
+    expect((await app.get('/api/v1/health')).status).toBe(200);
+    let next = first;
+    for (const until = Date.now() + 10_000; next.body.checked_at === first.body.checked_at && Date.now() < until;) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      next = await app.get('/api/v1/health');
+    }
+    expect(Date.parse(next.body.checked_at)).toBeGreaterThan(Date.parse(first.body.checked_at));
+    expect(next.body).toMatchObject({ status: 'ok', issues_count: 0 });
+  });
+
   it('puts an X-Request-Id on every response, keeping a sane incoming one', async () => {
     const generated = await app.get('/api/v1/health');
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

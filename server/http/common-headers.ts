@@ -45,8 +45,12 @@ export function commonHeadersWait(context: Context): boolean {
   return (context.env as DoorEnv | undefined)?.outgoing !== undefined;
 }
 
-/** A JSON body serialized already (a response-cache answer): written as it is. */
-export class SerializedJson {
+/**
+ * A JSON body serialized already, written as it is: a response-cache answer, or a handler's body that
+ * it keeps serialized between calls (T: the body it stands for).
+ */
+export class SerializedJson<T = unknown> {
+  declare readonly body?: T;
   constructor(readonly text: string) {}
 }
 

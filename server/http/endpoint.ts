@@ -4,6 +4,7 @@ import type { ApiError } from '../core/errors';
 import type { AuthSpec, Caller } from '../core/caller';
 import type { RateLimitPolicyName } from '../core/rate-limit-policies';
 import type { Scope } from '../core/scopes';
+import type { SerializedJson } from './common-headers';
 import type { CachePolicy } from './response-cache';
 
 // The one declaration every REST endpoint makes (server/api/a/, server/api/v1/): how it
@@ -137,8 +138,11 @@ export interface EndpointDef<
   response: ZodType<R> | EventStreamResponse;
   /** Endpoint-specific failures: status to description (the wrapper documents its own). */
   errors?: Record<number, string>;
-  /** Returns the success body, a reply(status, body, headers), or (event streams) a Response. */
-  handler(input: HandlerInput<P, Q, B, A, H>): Promise<R | Reply<R> | Response>;
+  /**
+   * Returns the success body, a reply(status, body, headers), the success body serialized already
+   * (SerializedJson, for a body shared by many calls), or (event streams) a Response.
+   */
+  handler(input: HandlerInput<P, Q, B, A, H>): Promise<R | Reply<R> | SerializedJson<R> | Response>;
 }
 
 /** Declares an endpoint; the identity function exists for type inference. */

@@ -7,7 +7,14 @@ import { errorAnswer } from './error-answer';
 import { readNodeJsonBody } from './read-body';
 import { logRequest, requestLogOn } from './request-log';
 import type { RouteMatch, RouteTable } from './route-table';
-import { firstValues, serveEndpoint, type HeaderReader, type RestAnswer, type RestRequest } from './serve-endpoint';
+import {
+  firstValues,
+  serveEndpoint,
+  type EmptyAnswer,
+  type HeaderReader,
+  type JsonAnswer,
+  type RestRequest,
+} from './serve-endpoint';
 
 // server.ts's fast door (docs/architecture.md, "A request's path"). A request for a declared JSON
 // endpoint is answered straight from node's request to node's response: no web Request or Response,
@@ -38,11 +45,7 @@ export function nodeDoor(table: RouteTable, fallback: Listener): Listener {
   return (incoming, outgoing) => {
     const request = NodeRequest.declared(table, incoming, outgoing);
     if (!request) return fallback(incoming, outgoing);
-    serve(request).catch((error: unknown) => {
-      // Only writing the error answer itself can fail here; the client gets a closed connection.
-      log.error({ request_id: request.requestId, err: error }, 'could not answer');
-      outgoing.destroy();
-    });
+    void serve(request);
   };
 }
 
@@ -55,8 +58,7 @@ class NodeHeaders implements HeaderReader {
     const raw = this.raw;
     let value: string | null = null;
     for (let i = 0; i < raw.length; i += 2) {
-      const key = raw[i]!;
-      if (key.length !== lower.length || key.toLowerCase() !== lower) continue;
+      if (!sameName(raw[i]!, lower)) continue;
       const each = trimHttpWhitespace(raw[i + 1]!);
       value = value === null ? each : `${value}${lower === 'cookie' ? '; ' : ', '}${each}`;
     }
@@ -66,6 +68,17 @@ class NodeHeaders implements HeaderReader {
   has(name: string): boolean {
     return this.get(name) !== null;
   }
+}
+
+/** A header name against a lower-case one, in any letter case (no new string, as toLowerCase would make). */
+function sameName(name: string, lower: string): boolean {
+  if (name.length !== lower.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    const want = lower.charCodeAt(i);
+    if (code !== want && !(code >= 65 && code <= 90 && code + 32 === want)) return false;
+  }
+  return true;
 }
 
 const isHttpWhitespace = (code: number) => code === 9 || code === 10 || code === 13 || code === 32;
@@ -183,35 +196,44 @@ async function serve(request: NodeRequest): Promise<void> {
   let limitHeaders: Record<string, string> | undefined;
   let status: number;
   try {
-    const answer = await serveEndpoint(request.match.def, request, (headers) => (limitHeaders = headers));
-    status = await writeAnswer(outgoing, requestId, answer);
-  } catch (error) {
-    const failed = errorAnswer(error, requestId);
-    status = failed.status;
-    if (outgoing.headersSent) outgoing.destroy();
-    else {
-      const headers = limitHeaders ? { ...limitHeaders, ...failed.headers } : failed.headers;
-      writeJson(outgoing, failed.status, failed.body, answerHeaders(requestId, 'application/json', headers));
+    try {
+      const answer = await serveEndpoint(request.match.def, request, (headers) => (limitHeaders = headers));
+      status =
+        answer.kind === 'response'
+          ? await writeResponse(outgoing, requestId, answer.response)
+          : writeAnswer(outgoing, requestId, answer);
+    } catch (error) {
+      const failed = errorAnswer(error, requestId);
+      status = failed.status;
+      if (outgoing.headersSent) outgoing.destroy();
+      else {
+        const headers = limitHeaders ? { ...limitHeaders, ...failed.headers } : failed.headers;
+        writeJson(outgoing, failed.status, failed.body, answerHeaders(requestId, 'application/json', headers));
+      }
     }
+    // A body left unread (an endpoint without one, or past its limit) must not hold the connection.
+    if (incoming.method !== 'GET' && !incoming.readableEnded) drain(incoming);
+    if (logging) logRequest(requestId, incoming.method!, request.path, status, started);
+  } catch (error) {
+    // Only writing the error answer itself can fail here; the client gets a closed connection.
+    log.error({ request_id: requestId, err: error }, 'could not answer');
+    outgoing.destroy();
   }
-  // A body left unread (an endpoint without one, or past its limit) must not hold the connection.
-  if (incoming.method !== 'GET' && !incoming.readableEnded) drain(incoming);
-  if (logging) logRequest(requestId, incoming.method!, request.path, status, started);
 }
 
-/** Writes a declared endpoint's answer with the common headers in one header object; returns its status. */
-async function writeAnswer(outgoing: ServerResponse, requestId: string, answer: RestAnswer): Promise<number> {
+/** Writes a JSON or empty answer with the common headers in one header object; returns its status. */
+function writeAnswer(outgoing: ServerResponse, requestId: string, answer: JsonAnswer | EmptyAnswer): number {
   if (answer.kind === 'json') {
     writeJson(outgoing, answer.status, answer.body, answerHeaders(requestId, 'application/json', answer.headers));
-    return answer.status;
-  }
-  if (answer.kind === 'empty') {
+  } else {
     outgoing.writeHead(answer.status, answerHeaders(requestId, null, answer.headers));
     outgoing.end();
-    return answer.status;
   }
-  // A Response from the handler (an MCP answer): complete, since event streams never take this door.
-  const { response } = answer;
+  return answer.status;
+}
+
+/** A Response from the handler (an MCP answer), complete, since event streams never take this door; returns its status. */
+async function writeResponse(outgoing: ServerResponse, requestId: string, response: Response): Promise<number> {
   const own: Record<string, string> = {};
   response.headers.forEach((value, name) => (own[name] = value));
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;

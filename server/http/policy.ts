@@ -7,6 +7,7 @@ import type { RateLimitPolicyName } from '../core/rate-limit-policies';
 import { asPublicRead } from '../core/db/read-scope';
 import { currentRuntime } from '../core/runtime';
 import { rateLimitSubject } from './client-ip';
+import { SerializedJson } from './common-headers';
 import { Reply, type AnyEndpoint, type RateLimitRule, type RequestInput } from './endpoint';
 import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from './idempotency';
 import { DEFAULT_BODY_LIMIT } from './read-body';
@@ -265,6 +266,8 @@ async function cachedAnswer(
     ran = true;
     result = await run();
     if (result instanceof Response) return null;
+    if (result instanceof SerializedJson)
+      return firstStatus(def) === 200 ? { status: 200, json: result.text, headers: {} } : null;
     const answer = result instanceof Reply ? result : new Reply(firstStatus(def), result);
     if (answer.status !== 200) return null;
     return { status: 200, json: JSON.stringify(answer.body), headers: answer.headers };
@@ -320,23 +323,31 @@ export async function runDeclared(
       caller = await confirmSignatureClaim(claim, await def.signedAction!(signing), scopeList(def));
     }
     const handlerInput = new DeclaredInput(input, headers, caller, call);
-    const run = () => def.handler(handlerInput);
+    // The handler is called inline, not through a `const run = () => ...`: server.ts runs under tsx, which
+    // names every such closure with an Object.defineProperty as it is created (measured: 0.4 µs a request).
     let result: unknown;
     if (def.cache && isAnonymousRead(def, caller, call)) {
-      const shared = await cachedAnswer(def, input, run);
+      const shared = await cachedAnswer(def, input, () => def.handler(handlerInput));
       // This call's own computation (an answer not kept) is used as it is; else the shared one.
       if (shared.ran) result = shared.result;
-      else if (!shared.cached) result = await run();
+      else if (!shared.cached) result = await def.handler(handlerInput);
       else
         return {
           answer: new Reply(shared.cached.status, undefined, shared.cached.headers),
           replayed: false,
           json: shared.cached.json,
         };
+    } else if (isPublicRead(def, caller, call)) {
+      result = await asPublicRead(() => def.handler(handlerInput));
     } else {
-      result = await (isPublicRead(def, caller, call) ? asPublicRead(run) : run());
+      result = await def.handler(handlerInput);
     }
     if (result instanceof Response) return { answer: result, replayed: false };
+    if (result instanceof SerializedJson) {
+      const status = firstStatus(def);
+      if (idempotency && caller) await settleIdempotencyKey(caller.wallet, idempotency.key, status, JSON.parse(result.text));
+      return { answer: new Reply(status, undefined), replayed: false, json: result.text };
+    }
     const answer = result instanceof Reply ? result : new Reply(firstStatus(def), result);
     if (!declaresStatus(def, answer.status)) {
       throw new Error(`${def.method.toUpperCase()} ${def.path} answered ${answer.status}, which it does not declare`);

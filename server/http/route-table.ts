@@ -49,19 +49,21 @@ export function routeTable(endpoints: readonly AnyEndpoint[]): RouteTable {
   const routes = endpoints.map(compile);
   // A path without parameters is found in a map; the endpoint there is the first that matches it in
   // order (an earlier endpoint with a parameter could also match it).
-  const exact = new Map<string, RouteMatch>();
+  // By method, then path: a lookup builds no key string.
+  const exact = new Map<string, Map<string, RouteMatch>>();
   for (const route of routes) {
     if (route.names.length > 0) continue;
-    const key = `${route.method} ${route.def.path}`;
-    if (exact.has(key)) continue;
+    let paths = exact.get(route.method);
+    if (!paths) exact.set(route.method, (paths = new Map()));
+    if (paths.has(route.def.path)) continue;
     const first = routes.find((each) => each.method === route.method && each.pattern.test(route.def.path))!;
-    exact.set(key, { def: first.def, params: matchParams(first, route.def.path) });
+    paths.set(route.def.path, { def: first.def, params: matchParams(first, route.def.path) });
   }
   const withParams = routes.filter((route) => route.names.length > 0);
 
   return {
     find(method, path) {
-      const found = exact.get(`${method} ${withoutTrailingSlash(path)}`);
+      const found = exact.get(method)?.get(withoutTrailingSlash(path));
       if (found) return found;
       for (const route of withParams) {
         if (route.method !== method) continue;

@@ -44,10 +44,9 @@ export interface RestRequest {
 }
 
 /** How a door writes the answer. */
-export type RestAnswer =
-  | { kind: 'json'; status: number; body: unknown; headers: Record<string, string> }
-  | { kind: 'empty'; status: number; headers: Record<string, string> }
-  | { kind: 'response'; response: Response };
+export type RestAnswer = JsonAnswer | EmptyAnswer | { kind: 'response'; response: Response };
+export type JsonAnswer = { kind: 'json'; status: number; body: unknown; headers: Record<string, string> };
+export type EmptyAnswer = { kind: 'empty'; status: number; headers: Record<string, string> };
 
 /** Query parameters as the wrapper reads them: a repeated one keeps its first value. */
 export function firstValues(search: URLSearchParams): Record<string, string> {

@@ -1,7 +1,17 @@
 // GET /api/v1/health - liveness and self-checks
-import { checkHealth } from '../../health/check-health';
+import { checkHealth, type HealthReport } from '../../health/check-health';
+import { SerializedJson } from '../../http/common-headers';
 import { endpoint } from '../../http/endpoint';
 import { health } from '../../schemas/health';
+
+// The report changes at most once a second (check-health.ts) however often load balancers poll:
+// its JSON is made once per report, not once per request.
+let last: { report: HealthReport; json: SerializedJson<HealthReport> } | undefined;
+
+function serialized(report: HealthReport): SerializedJson<HealthReport> {
+  if (last?.report !== report) last = { report, json: new SerializedJson(JSON.stringify(report)) };
+  return last.json;
+}
 
 export default endpoint({
   method: 'get',
@@ -12,5 +22,5 @@ export default endpoint({
   auth: 'none',
   status: 200,
   response: health,
-  handler: () => checkHealth(),
+  handler: () => checkHealth().then(serialized),
 });
