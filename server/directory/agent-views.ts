@@ -86,22 +86,21 @@ export function agentViewB(agent: Agent, metrics: AgentMetrics, options: ViewOpt
   };
 }
 
-/** Family A views of a page of agents, with live metrics (`metrics` when the page's statement read them already). */
-export async function presentAgentsA(
+/** Views of a page of agents with live metrics (`metrics` when the page's statement read them already). */
+async function presentAgents<View>(
+  view: (agent: Agent, metrics: AgentMetrics, options: ViewOptions) => View,
   agents: Agent[],
-  options: ViewOptions = {},
+  options: ViewOptions,
   metrics?: Map<string, AgentMetrics>,
-): Promise<AgentViewA[]> {
+): Promise<View[]> {
   const loaded = metrics ?? (await loadAgentMetrics(agents, database().sql));
-  return agents.map((agent) => agentViewA(agent, loaded.get(agent.id)!, options));
+  return agents.map((agent) => view(agent, loaded.get(agent.id)!, options));
 }
 
-/** Family B views of a page of agents, with live metrics (`metrics` when the page's statement read them already). */
-export async function presentAgentsB(
-  agents: Agent[],
-  options: ViewOptions = {},
-  metrics?: Map<string, AgentMetrics>,
-): Promise<AgentViewB[]> {
-  const loaded = metrics ?? (await loadAgentMetrics(agents, database().sql));
-  return agents.map((agent) => agentViewB(agent, loaded.get(agent.id)!, options));
-}
+/** Family A views of a page of agents (presentAgents). */
+export const presentAgentsA = (agents: Agent[], options: ViewOptions = {}, metrics?: Map<string, AgentMetrics>) =>
+  presentAgents(agentViewA, agents, options, metrics);
+
+/** Family B views of a page of agents (presentAgents). */
+export const presentAgentsB = (agents: Agent[], options: ViewOptions = {}, metrics?: Map<string, AgentMetrics>) =>
+  presentAgents(agentViewB, agents, options, metrics);
