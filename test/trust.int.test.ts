@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from './harness';
 import { deposited, fund } from './money';
 import { newWallet, nowSeconds, registerAgent, signIn } from './wallets';
 import { LIVE_DIRTY_MAX, refreshAgentStats } from '../server/trust/trust-counts';
+import { EDGES_PER_NODE, MAX_EDGES, MAX_NODES } from '../server/trust/connection-graph';
 import { refreshPropagatedTrust } from '../server/trust/propagated-trust';
 import { applyStandingChanges } from '../server/trust/apply-standing-changes';
 
@@ -503,6 +504,66 @@ describe('trust filters while the refresh job is behind', () => {
   });
 });
 
+interface Edge {
+  source: string;
+  target: string;
+  type: string;
+  strength: number;
+}
+const edgeKey = (e: Omit<Edge, 'strength'>) => `${e.source}|${e.target}|${e.type}`;
+const textOrder = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/** What a graph answer holds, in an order that does not depend on how it was found. */
+function answerOf(graph: any): { nodes: string[]; edges: string[]; truncated: boolean } {
+  return {
+    nodes: graph.nodes.map((n: any) => n.id).sort(),
+    edges: graph.edges.map(edgeKey).sort(),
+    truncated: graph.truncated,
+  };
+}
+
+/**
+ * The walk of connection-graph.ts followed one edge at a time over the given edges (no two of a node's with
+ * the same strength): what the database's vs_graph_walk must find. Uuids order as their lower-case text.
+ */
+function walkByHand(centers: string[], all: Edge[], depth: number): ReturnType<typeof answerOf> {
+  const visited = new Set(centers);
+  let frontier = centers;
+  let truncated = false;
+  for (let level = 0; level < depth && frontier.length > 0; level++) {
+    const room = MAX_NODES - visited.size;
+    const perNode = Math.max(3, Math.min(EDGES_PER_NODE, Math.ceil((2 * room) / frontier.length)));
+    const hop: Edge[] = [];
+    for (const id of frontier) {
+      for (const side of ['source', 'target'] as const) {
+        const mine = all.filter((e) => e[side] === id).sort((x, y) => y.strength - x.strength);
+        if (mine.length > EDGES_PER_NODE && perNode >= EDGES_PER_NODE) truncated = true;
+        hop.push(...mine.slice(0, Math.min(perNode + 1, EDGES_PER_NODE)));
+      }
+    }
+    hop.sort(
+      (x, y) =>
+        y.strength - x.strength || textOrder(x.source, y.source) || textOrder(x.target, y.target) || textOrder(x.type, y.type),
+    );
+    if (hop.length > MAX_EDGES) truncated = true;
+    const next: string[] = [];
+    for (const edge of hop.slice(0, MAX_EDGES)) {
+      for (const id of [edge.source, edge.target]) {
+        if (visited.has(id)) continue;
+        if (visited.size >= MAX_NODES) {
+          truncated = true;
+          continue;
+        }
+        visited.add(id);
+        next.push(id);
+      }
+    }
+    frontier = next;
+  }
+  const among = all.filter((e) => visited.has(e.source) && visited.has(e.target));
+  return { nodes: [...visited].sort(), edges: among.map(edgeKey).sort(), truncated: truncated || among.length > MAX_EDGES };
+}
+
 describe('GET /api/graph/connections', () => {
   it('validates depth: 0 and 5 are 400, 1 and 4 work', async () => {
     const a = await agent();
@@ -549,7 +610,8 @@ describe('GET /api/graph/connections', () => {
 
   it('caps a dense graph at depth 4 and says it was cut', async () => {
     const center = await agent();
-    // 400 agents with 12 random edges each, written directly: the graph's shape is what matters here.
+    // 400 agents with 12 random edges each, written directly: the graph's shape is what matters here. No two
+    // edges of an agent have the same strength, so which are its strongest does not depend on the index's order.
     await app.database.sql.query(
       `INSERT INTO agents (id, owner_wallet, agent_pubkey, name, handle, updated_at)
        SELECT gen_random_uuid(), '0x' || lpad(to_hex(i), 40, '0'), 'dense', 'Dense ' || i, 'dense-' || i, now()
@@ -557,7 +619,7 @@ describe('GET /api/graph/connections', () => {
     );
     await app.database.sql.query(
       `INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength)
-       SELECT s.id, t.id, 'trust', 0.5 FROM
+       SELECT s.id, t.id, 'trust', 0.05 + ((s.n * 31 + t.n * 17) % 997) / 1100.0 FROM
          (SELECT id, row_number() OVER (ORDER BY id) AS n FROM agents WHERE agent_pubkey = 'dense') s
          JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM agents WHERE agent_pubkey = 'dense') t
            ON t.n IN ((s.n * 7) % 400 + 1, (s.n * 13) % 400 + 1, (s.n * 17) % 400 + 1, (s.n * 31) % 400 + 1,
@@ -577,6 +639,105 @@ describe('GET /api/graph/connections', () => {
     expect(response.body.nodes.length).toBe(200);
     const ids = new Set(response.body.nodes.map((n: any) => n.id));
     expect(response.body.edges.every((e: any) => ids.has(e.source) && ids.has(e.target))).toBe(true);
+
+    // The walk runs in the database (vs_graph_walk); at every depth it finds what walkByHand() does over all the
+    // edges, read here.
+    const all = await app.database.sql.query<Edge>(
+      `SELECT source_agent_id AS source, target_agent_id AS target, type, strength FROM trust_edges e
+       WHERE source_agent_id IN (SELECT id FROM agents WHERE agent_pubkey = 'dense') OR source_agent_id = $1`,
+      [center.id],
+    );
+    // around the center and around some of the dense agents themselves (each its wallet's one agent; wallets of
+    // decimal digits alone, as the API spells them)
+    const dense = await app.database.sql.query<{ id: string; owner_wallet: string }>(
+      `SELECT id, owner_wallet FROM agents WHERE agent_pubkey = 'dense' AND handle IN ('dense-1', 'dense-80', 'dense-256')`,
+    );
+    for (const [wallet, id] of [[center.account.address, center.id], ...dense.map((a) => [a.owner_wallet, a.id])]) {
+      for (const depth of [1, 2, 3, 4]) {
+        const graph = await app.get(`/api/graph/connections?wallet=${wallet}&depth=${depth}`);
+        expect(graph.status, `${wallet} ${id} ${JSON.stringify(graph.body)}`).toBe(200);
+        expect(answerOf(graph.body), `${wallet} at depth ${depth}`).toEqual(walkByHand([id!], all, depth));
+      }
+    }
+  });
+
+  it('fills the graph exactly at the first hop, and says so only when a node beyond it is left out', async () => {
+    // 8 centers each endorse 24 agents of their own: 8 + 192 = 200 nodes at the first hop. Each of
+    // those endorses one agent more, which the second hop finds and cannot take.
+    const wallet = newWallet().address;
+    const tag = `fill-${Date.now().toString(36)}`;
+    await app.database.sql.query(
+      `INSERT INTO agents (id, owner_wallet, agent_pubkey, name, handle, created_at, updated_at)
+       SELECT gen_random_uuid(), CASE WHEN i <= 8 THEN $1 ELSE '0x' || lpad(to_hex(i), 36, '0') || 'f111' END,
+         $2 || '-' || i, 'Fill ' || i, $2 || '-' || i, now() - make_interval(secs => i), now()
+       FROM generate_series(1, 392) i`,
+      [wallet, tag],
+    );
+    // agent i (9-200) is endorsed by center (i - 9) / 24 + 1 and endorses agent i + 192
+    await app.database.sql.query(
+      `INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength)
+       SELECT s.id, t.id, 'trust', 0.1 + (t.n % 97) / 200.0
+       FROM (SELECT id, substring(handle from '-([0-9]+)$')::int AS n FROM agents WHERE agent_pubkey LIKE $1 || '-%') t
+       JOIN (SELECT id, substring(handle from '-([0-9]+)$')::int AS n FROM agents WHERE agent_pubkey LIKE $1 || '-%') s
+         ON (t.n BETWEEN 9 AND 200 AND s.n = (t.n - 9) / 24 + 1) OR (t.n > 200 AND s.n = t.n - 192)`,
+      [tag],
+    );
+    const all = await app.database.sql.query<Edge>(
+      `SELECT source_agent_id AS source, target_agent_id AS target, type, strength FROM trust_edges
+       WHERE source_agent_id IN (SELECT id FROM agents WHERE agent_pubkey LIKE $1 || '-%')`,
+      [tag],
+    );
+    const centers = (await app.database.sql.query<{ id: string }>('SELECT id FROM agents WHERE owner_wallet = $1', [wallet])).map(
+      (row) => row.id,
+    );
+    const one = (await app.get(`/api/graph/connections?wallet=${wallet}&depth=1`)).body;
+    expect(one.nodes).toHaveLength(200);
+    expect(one.truncated).toBe(false);
+    expect(answerOf(one)).toEqual(walkByHand(centers, all, 1));
+    const two = (await app.get(`/api/graph/connections?wallet=${wallet}&depth=2`)).body;
+    expect(two.nodes).toHaveLength(200);
+    expect(two.truncated).toBe(true);
+    expect(answerOf(two)).toEqual(walkByHand(centers, all, 2));
+  });
+
+  it('follows at least 4 edges of each node however wide the frontier', async () => {
+    // 100 centers leave room for 100 nodes: ceil(2 * 100 / 100) = 2, raised to 3, and the hop reads one more.
+    // Center 1 endorses 6 agents, strongest first, the others one agent each, all weaker than those 6: 4 of
+    // center 1's join, then 96 of the others'.
+    const wallet = newWallet().address;
+    const tag = `wide-${Date.now().toString(36)}`;
+    await app.database.sql.query(
+      `INSERT INTO agents (id, owner_wallet, agent_pubkey, name, handle, created_at, updated_at)
+       SELECT gen_random_uuid(), CASE WHEN i <= 100 THEN $1 ELSE '0x' || lpad(to_hex(i), 36, '0') || 'f222' END,
+         $2 || '-' || i, 'Wide ' || i, $2 || '-' || i, now() - make_interval(secs => i), now()
+       FROM generate_series(1, 205) i`,
+      [wallet, tag],
+    );
+    // agents 101-106: center 1's, strength 0.99 down to 0.94; agents 107-205: center (i - 105)'s, 0.5
+    await app.database.sql.query(
+      `WITH a AS (SELECT id, substring(handle from '-([0-9]+)$')::int AS n FROM agents WHERE agent_pubkey LIKE $1 || '-%')
+       INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength)
+       SELECT s.id, t.id, 'trust', CASE WHEN t.n <= 106 THEN 1.0 - (t.n - 100) / 100.0 ELSE 0.5 END
+       FROM a t JOIN a s ON s.n = CASE WHEN t.n <= 106 THEN 1 ELSE t.n - 105 END WHERE t.n > 100`,
+      [tag],
+    );
+    const all = await app.database.sql.query<Edge>(
+      `SELECT source_agent_id AS source, target_agent_id AS target, type, strength FROM trust_edges
+       WHERE source_agent_id IN (SELECT id FROM agents WHERE agent_pubkey LIKE $1 || '-%')`,
+      [tag],
+    );
+    const centers = (await app.database.sql.query<{ id: string }>('SELECT id FROM agents WHERE owner_wallet = $1', [wallet])).map(
+      (row) => row.id,
+    );
+    const graph = (await app.get(`/api/graph/connections?wallet=${wallet}&depth=1`)).body;
+    const joined = graph.nodes
+      .map((node: any) => Number(node.handle.slice(tag.length + 1)))
+      .filter((n: number) => n > 100 && n <= 106)
+      .sort((x: number, y: number) => x - y);
+    expect(joined).toEqual([101, 102, 103, 104]);
+    expect(graph.nodes).toHaveLength(200);
+    expect(graph.truncated).toBe(true);
+    expect(answerOf(graph)).toEqual(walkByHand(centers, all, 1));
   });
 
   it('follows fewer edges from each of many centers: 16 agents of one wallet follow their 24 strongest', async () => {

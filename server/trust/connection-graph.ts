@@ -1,10 +1,16 @@
 import type { Address } from 'viem';
-import { AGENT_METRIC_COLUMNS, AGENT_METRIC_JOINS, metricsFromRows, type AgentMetricRow } from './agent-metrics';
 import { ConcurrencyGate, GateFullError } from '../core/concurrency-gate';
 import { database } from '../core/db';
 import { ApiError } from '../core/errors';
 import { sharedCache, sharedState } from '../core/shared-state';
-import { topTrustedAgentIds } from './trust-counts';
+import {
+  TRUST_COUNT_COLUMNS,
+  TRUST_COUNT_JOINS,
+  topTrustedAgentIds,
+  trustCountsFromRows,
+  type TrustCountRow,
+} from './trust-counts';
+import { computeTrust } from './trust-score';
 
 // Bounds that keep a dense graph at depth 4 fast: the response says when it was cut. Each hop
 // follows at most EDGES_PER_NODE of a node's strongest edges each way (index on strength), so a
@@ -42,69 +48,68 @@ interface EdgeRow {
   strength: number;
 }
 
-/** A node of the answer: its agent's columns and what its metrics need (agent-metrics.ts). */
-interface NodeRow extends AgentMetricRow {
+/** A node of the answer: its agent's columns and its maintained trust counts (trust-counts.ts). */
+interface NodeRow extends TrustCountRow {
   owner_wallet: string;
   handle: string;
   name: string;
 }
 
-interface RankedEdgeRow extends EdgeRow {
-  /** The edge's place among its frontier node's edges that way, strongest first (index order). */
-  rank: number | string;
+/** The answer once its nodes (a relation `n` with an `id` column) are known, as columns of one row. */
+interface AnswerRow {
+  /** Every edge among the nodes (a cycle or a cross-link found at the last hop included), strongest first. */
+  among: EdgeRow[] | null;
+  nodes: NodeRow[] | null;
 }
 
-// A ROWS frame lets row_number() stream: with the default (RANGE) frame the window read on to the end of
-// the last row's peers, every edge of equal strength (0.5 for most endorsements) before LIMIT stopped it.
-const RANK = 'row_number() OVER (ORDER BY strength DESC ROWS UNBOUNDED PRECEDING)';
-const EDGE_ORDER = 'e.strength DESC, e.source, e.target, e.type';
+const ANSWER_COLUMNS = `
+  (SELECT json_agg(e) FROM (
+     SELECT e.source_agent_id AS source, e.target_agent_id AS target, e.type, e.strength
+     FROM n JOIN trust_edges e ON e.source_agent_id = n.id WHERE e.target_agent_id IN (SELECT id FROM n)
+     ORDER BY e.strength DESC, e.source_agent_id, e.target_agent_id, e.type LIMIT ${MAX_EDGES + 1}) e) AS among,
+  (SELECT json_agg(r) FROM (
+     SELECT a.owner_wallet, a.handle, a.name, ${TRUST_COUNT_COLUMNS}
+     FROM agents a ${TRUST_COUNT_JOINS} WHERE a.id IN (SELECT id FROM n)) r) AS nodes`;
 
-/** The `limit` strongest edges out of and into each node of `frontier` (a relation with an `id` column named f). */
-function edgesOf(frontier: string, limit: number): string {
-  return `SELECT e.* FROM ${frontier} CROSS JOIN LATERAL (
-       (SELECT source_agent_id AS source, target_agent_id AS target, type, strength, ${RANK} AS rank
-        FROM trust_edges WHERE source_agent_id = f.id ORDER BY strength DESC LIMIT ${limit})
-       UNION ALL
-       (SELECT source_agent_id, target_agent_id, type, strength, ${RANK}
-        FROM trust_edges WHERE target_agent_id = f.id ORDER BY strength DESC LIMIT ${limit})) e`;
+/** What vs_graph_walk (migration 20261126110000_graph_walk) returns, with the wallet's agents (the centers). */
+interface WalkRow extends AnswerRow {
+  centers: string[] | null;
+  kept_source: string[] | null;
+  kept_target: string[] | null;
+  kept_type: EdgeRow['type'][] | null;
+  kept_strength: number[] | null;
+  truncated: boolean | null;
 }
 
 /**
- * A hop's edges from rows of edgesOf() read with a limit of perNode + 1 or more: the strongest
- * perNode + 1 each way (what a limit of perNode + 1 reads, in the same index order), and `more` when
- * a node has edges past EDGES_PER_NODE.
+ * The wallet's agents (the centers, oldest first), the walk from them and the answer, in one statement: the
+ * database runs every hop (vs_graph_walk), so the edges each hop reads (1,400 at the third hop around a
+ * wallet of the large preset) stay there; what comes back is the nodes and edges of the answer.
  */
-function hop(rows: RankedEdgeRow[], perNode: number): { edges: EdgeRow[]; more: boolean } {
-  const read = rows.filter((row) => Number(row.rank) <= perNode + 1);
-  return {
-    edges: read.filter((row) => Number(row.rank) <= EDGES_PER_NODE),
-    more: read.some((row) => Number(row.rank) > EDGES_PER_NODE),
-  };
+async function walkFrom(wallet: string, depth: number): Promise<WalkRow> {
+  const [row] = await database().sql.query<WalkRow>(
+    `WITH c AS MATERIALIZED (SELECT array_agg(id ORDER BY created_at, id) AS centers FROM agents WHERE owner_wallet = $1),
+       w AS MATERIALIZED (
+         SELECT w.* FROM c CROSS JOIN LATERAL vs_graph_walk(c.centers, $2::int, ${MAX_NODES}, ${EDGES_PER_NODE}, ${MAX_EDGES}) w
+         WHERE c.centers IS NOT NULL),
+       n AS MATERIALIZED (SELECT unnest(w.nodes) AS id FROM w)
+     SELECT c.centers::text[] AS centers, w.kept_source::text[] AS kept_source, w.kept_target::text[] AS kept_target,
+       w.kept_type, w.kept_strength, w.truncated, ${ANSWER_COLUMNS}
+     FROM c LEFT JOIN w ON true`,
+    [wallet, depth],
+    { prepare: true },
+  );
+  return row!;
 }
 
-/** The strongest `perNode` edges out of and into each node, strongest first; `more` when a node has others. */
-async function edgesTouching(ids: string[], perNode: number): Promise<{ edges: EdgeRow[]; more: boolean }> {
-  const rows = await database().sql.query<RankedEdgeRow>(
-    `${edgesOf('unnest($1::uuid[]) AS f(id)', perNode + 1)} ORDER BY ${EDGE_ORDER}`,
+/** The answer around given nodes (the overview's). */
+async function answerAround(ids: string[]): Promise<AnswerRow> {
+  const [row] = await database().sql.query<AnswerRow>(
+    `WITH n AS MATERIALIZED (SELECT DISTINCT unnest($1::uuid[]) AS id) SELECT ${ANSWER_COLUMNS}`,
     [ids],
+    { prepare: true },
   );
-  return hop(rows, perNode);
-}
-
-/**
- * The wallet's agents (the centers, oldest first) and the edges of the first hop from them, in one
- * statement (one round trip, not two). The hop reads EDGES_PER_NODE + 1 edges each way, the most any
- * hop reads; hop() cuts them to what the centers' count allows.
- */
-async function centersAndFirstEdges(wallet: string): Promise<{ centers: string[]; rows: RankedEdgeRow[] }> {
-  const rows = await database().sql.query<RankedEdgeRow & { centers: string[] | null }>(
-    `WITH f AS MATERIALIZED (SELECT id, created_at FROM agents WHERE owner_wallet = $1)
-     SELECT c.centers, e.* FROM (SELECT array_agg(id::text ORDER BY created_at, id) AS centers FROM f) c
-       LEFT JOIN (${edgesOf('f', EDGES_PER_NODE + 1)}) e ON true
-     ORDER BY ${EDGE_ORDER}`,
-    [wallet],
-  );
-  return { centers: rows[0]?.centers ?? [], rows: rows.filter((row) => row.source !== null) };
+  return row!;
 }
 
 /** GET /api/graph/connections: the graph around a wallet's agents up to `depth` hops, or the most trusted agents. */
@@ -125,95 +130,54 @@ export function connectionGraph(input: { wallet?: Address; depth: number }): Pro
   });
 }
 
-/**
- * What the answer reads once its nodes are known, two statements side by side (one round trip's wait):
- * every edge among the nodes (a cycle or a cross-link found at the last level included), and the nodes
- * with their scores.
- */
-function answerRows(ids: string[]): Promise<[EdgeRow[], NodeRow[]]> {
-  if (ids.length === 0) return Promise.resolve([[], []]);
-  const { sql } = database();
-  return Promise.all([
-    sql.query<EdgeRow>(
-      // a join, not two ANY filters on one scan: 2 ms instead of 14 ms for 200 nodes around a hub
-      `SELECT e.source_agent_id AS source, e.target_agent_id AS target, e.type, e.strength
-       FROM unnest($1::uuid[]) AS f(id) JOIN trust_edges e ON e.source_agent_id = f.id
-       WHERE e.target_agent_id = ANY($1::uuid[])
-       ORDER BY e.strength DESC, e.source_agent_id, e.target_agent_id, e.type LIMIT ${MAX_EDGES + 1}`,
-      [ids],
-    ),
-    sql.query<NodeRow>(
-      `SELECT a.owner_wallet, a.handle, a.name, ${AGENT_METRIC_COLUMNS}
-       FROM agents a ${AGENT_METRIC_JOINS} WHERE a.id = ANY($1::uuid[])`,
-      [ids],
-    ),
-  ]);
-}
-
 async function computeConnectionGraph(input: { wallet?: Address; depth: number }) {
   let truncated = false;
   let centers: string[] = [];
-  const visited = new Set<string>();
   const edges = new Map<string, EdgeRow>();
   const keep = (edge: EdgeRow) => edges.set(`${edge.source}|${edge.target}|${edge.type}`, edge);
-  let answer: [EdgeRow[], NodeRow[]] | null = null;
 
+  let answer: AnswerRow;
   if (input.wallet) {
-    const first = await centersAndFirstEdges(input.wallet);
-    if (first.centers.length === 0) throw new ApiError('not_found', 'No agent for this wallet');
-    centers = first.centers;
-    centers.forEach((id) => visited.add(id));
-    let frontier = centers;
-    for (let level = 0; level < input.depth && frontier.length > 0; level++) {
-      // Only MAX_NODES - visited more nodes can join: a wide frontier needs few edges from each.
-      const room = MAX_NODES - visited.size;
-      const perNode = Math.max(3, Math.min(EDGES_PER_NODE, Math.ceil((2 * room) / frontier.length)));
-      // A full graph gains no node at this hop (its last: the next frontier is empty), so the answer's
-      // statements, which read the nodes alone, run beside it: at depth 3 and 4 around a wallet of the
-      // large preset this hop (160 nodes, 1,300 edges) was the slowest statement, after it the answer's.
-      const [found, early] = await Promise.all([
-        level === 0 ? hop(first.rows, perNode) : edgesTouching(frontier, perNode),
-        room <= 0 ? answerRows([...visited]) : null,
-      ]);
-      if (early) answer = early;
-      if (found.more || found.edges.length > MAX_EDGES) truncated = true;
-      const next: string[] = [];
-      for (const edge of found.edges.slice(0, MAX_EDGES)) {
-        for (const id of [edge.source, edge.target]) {
-          if (visited.has(id)) continue;
-          if (visited.size >= MAX_NODES) {
-            truncated = true;
-            continue;
-          }
-          visited.add(id);
-          next.push(id);
-        }
-        if (visited.has(edge.source) && visited.has(edge.target)) keep(edge);
-      }
-      frontier = next;
-    }
+    const walk = await walkFrom(input.wallet, input.depth);
+    if (!walk.centers?.length) throw new ApiError('not_found', 'No agent for this wallet');
+    centers = walk.centers;
+    truncated = walk.truncated === true;
+    (walk.kept_source ?? []).forEach((source, i) =>
+      keep({ source, target: walk.kept_target![i]!, type: walk.kept_type![i]!, strength: walk.kept_strength![i]! }),
+    );
+    answer = walk;
   } else {
-    (await topTrustedAgentIds(OVERVIEW_NODES, database().sql)).forEach((id) => visited.add(id));
+    const ids = await topTrustedAgentIds(OVERVIEW_NODES, database().sql);
     // a bounded count: is there any agent beyond the ones shown?
     const [beyond] = await database().sql.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM agents LIMIT ${OVERVIEW_NODES + 1}) a`,
     );
-    truncated = Number(beyond?.n ?? 0) > visited.size;
+    truncated = Number(beyond?.n ?? 0) > ids.length;
+    answer = await answerAround(ids);
   }
-  const [among, agents] = answer ?? (await answerRows([...visited]));
-  if (among.length > MAX_EDGES) truncated = true;
-  among.slice(0, MAX_EDGES).forEach(keep);
-  const metrics = await metricsFromRows(agents, database().sql);
+  // The walk's edges first (they join the graph up), then the strongest others among its nodes, to MAX_EDGES.
+  for (const edge of answer.among ?? []) {
+    if (edges.size >= MAX_EDGES) {
+      truncated ||= !edges.has(`${edge.source}|${edge.target}|${edge.type}`);
+      continue;
+    }
+    keep(edge);
+  }
+  const agents = answer.nodes ?? [];
+  const counts = await trustCountsFromRows(agents, database().sql);
   const nodes = agents
-    .map((agent) => ({
-      id: agent.tc_id,
-      wallet_address: agent.owner_wallet,
-      handle: agent.handle,
-      name: agent.name,
-      tier: agent.tc_tier,
-      trust_score: metrics.get(agent.tc_id)?.trust.total ?? 0,
-      propagated_trust: metrics.get(agent.tc_id)?.propagatedTrust ?? 0,
-    }))
+    .map((agent) => {
+      const found = counts.get(agent.tc_id);
+      return {
+        id: agent.tc_id,
+        wallet_address: agent.owner_wallet,
+        handle: agent.handle,
+        name: agent.name,
+        tier: agent.tc_tier,
+        trust_score: found ? computeTrust(found.inputs).total : 0,
+        propagated_trust: found?.propagatedTrust ?? 0,
+      };
+    })
     .sort((a, b) => b.trust_score - a.trust_score || a.id.localeCompare(b.id));
   return {
     center: input.wallet ? { wallet: input.wallet, agent_ids: centers } : null,
