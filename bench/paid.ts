@@ -34,6 +34,7 @@ import {
   type LoadResult,
   type ServerHandle,
 } from './lib';
+import { SERVER_NODE_ARGS } from '../scripts/server-env.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -203,7 +204,7 @@ async function run(): Promise<PaidResults> {
   tempDirs.push(dataDir);
   const server = startServer({
     name: 'server.ts',
-    args: ['--import', 'tsx', ...(process.env.PAID_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'server.ts'],
+    args: [...SERVER_NODE_ARGS, ...(process.env.PAID_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'server.ts'],
     port,
     cwd: ROOT,
     env: { ...env, PORT: String(port), DATA_DIR: dataDir },

@@ -38,6 +38,7 @@ import {
   type LoadResult,
   type ServerHandle,
 } from './lib';
+import { SERVER_NODE_ARGS } from '../scripts/server-env.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -769,7 +770,7 @@ async function main(): Promise<void> {
 
   const signatures = await benchSignatures();
 
-  const { server: fastServer, readyMs: fastReadyMs } = await launch('fast-door', () => ['--import', 'tsx', 'server.ts']);
+  const { server: fastServer, readyMs: fastReadyMs } = await launch('fast-door', () => [...SERVER_NODE_ARGS, 'server.ts']);
   const { server: nextServer, readyMs: nextReadyMs } = await launch('next-route', (port) => [
     'node_modules/next/dist/bin/next',
     'start',

@@ -39,6 +39,7 @@ import {
   type LoadResult,
   type ServerHandle,
 } from './lib';
+import { SERVER_NODE_ARGS } from '../scripts/server-env.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORT = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -218,7 +219,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const server = startServer({
     name: 'server.ts',
-    args: ['--import', 'tsx', 'server.ts'],
+    args: [...SERVER_NODE_ARGS, 'server.ts'],
     port,
     cwd: ROOT,
     env: {

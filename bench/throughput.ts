@@ -34,6 +34,7 @@ import {
   waitForHealthy,
   type ServerHandle,
 } from './lib';
+import { SERVER_NODE_ARGS } from '../scripts/server-env.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORT = path.join(ROOT, 'docs', 'benchmarks-throughput.md');
@@ -155,7 +156,7 @@ async function launch(name: string, env: Record<string, string>, cwd = ROOT): Pr
   note(`starting ${name} on port ${port}`);
   const server = startServer({
     name,
-    args: ['--import', 'tsx', 'server.ts'],
+    args: [...SERVER_NODE_ARGS, 'server.ts'],
     port,
     cwd,
     env: { ...SERVER_ENV, PORT: String(port), DATA_DIR: dataDir, ...env },

@@ -7,3 +7,7 @@
 // thousands a second) stayed in the process: the server's RSS after the scale bench's graph reads was
 // 720 MB with the default and 420 MB with 2 (docs/benchmarks.md, Data volume). Applies on glibc (Linux); ignored elsewhere.
 export const SERVER_ENV_DEFAULTS = { NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' };
+
+// The node arguments that run server.ts: TypeScript through tsx, without keeping source maps
+// (scripts/source-maps-off.mjs says why).
+export const SERVER_NODE_ARGS = ['--import', 'tsx', '--import', './scripts/source-maps-off.mjs'];
