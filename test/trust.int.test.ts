@@ -565,6 +565,28 @@ function walkByHand(centers: string[], all: Edge[], depth: number): ReturnType<t
 }
 
 describe('GET /api/graph/connections', () => {
+  /** `count` agents tagged `tag` (handles tag-1 to tag-count), agents 1 to `centers` the wallet's, oldest first. */
+  async function taggedAgents(tag: string, wallet: string, centers: number, count: number, walletEnd: string) {
+    await app.database.sql.query(
+      `INSERT INTO agents (id, owner_wallet, agent_pubkey, name, handle, created_at, updated_at)
+       SELECT gen_random_uuid(), CASE WHEN i <= $3 THEN $1 ELSE '0x' || lpad(to_hex(i), 36, '0') || $5 END,
+         $2 || '-' || i, 'Tagged ' || i, $2 || '-' || i, now() - make_interval(secs => i), now()
+       FROM generate_series(1, $4::int) i`,
+      [wallet, tag, centers, count, walletEnd],
+    );
+  }
+
+  /** The edges out of the agents tagged `tag`, and the wallet's agents (the centers). */
+  async function taggedGraph(tag: string, wallet: string): Promise<{ all: Edge[]; centers: string[] }> {
+    const all = await app.database.sql.query<Edge>(
+      `SELECT source_agent_id AS source, target_agent_id AS target, type, strength FROM trust_edges
+       WHERE source_agent_id IN (SELECT id FROM agents WHERE agent_pubkey LIKE $1 || '-%')`,
+      [tag],
+    );
+    const rows = await app.database.sql.query<{ id: string }>('SELECT id FROM agents WHERE owner_wallet = $1', [wallet]);
+    return { all, centers: rows.map((row) => row.id) };
+  }
+
   it('validates depth: 0 and 5 are 400, 1 and 4 work', async () => {
     const a = await agent();
     expect((await app.get(`/api/graph/connections?wallet=${a.account.address}&depth=0`)).status).toBe(400);
@@ -666,13 +688,7 @@ describe('GET /api/graph/connections', () => {
     // those endorses one agent more, which the second hop finds and cannot take.
     const wallet = newWallet().address;
     const tag = `fill-${Date.now().toString(36)}`;
-    await app.database.sql.query(
-      `INSERT INTO agents (id, owner_wallet, agent_pubkey, name, handle, created_at, updated_at)
-       SELECT gen_random_uuid(), CASE WHEN i <= 8 THEN $1 ELSE '0x' || lpad(to_hex(i), 36, '0') || 'f111' END,
-         $2 || '-' || i, 'Fill ' || i, $2 || '-' || i, now() - make_interval(secs => i), now()
-       FROM generate_series(1, 392) i`,
-      [wallet, tag],
-    );
+    await taggedAgents(tag, wallet, 8, 392, 'f111');
     // agent i (9-200) is endorsed by center (i - 9) / 24 + 1 and endorses agent i + 192
     await app.database.sql.query(
       `INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength)
@@ -682,14 +698,7 @@ describe('GET /api/graph/connections', () => {
          ON (t.n BETWEEN 9 AND 200 AND s.n = (t.n - 9) / 24 + 1) OR (t.n > 200 AND s.n = t.n - 192)`,
       [tag],
     );
-    const all = await app.database.sql.query<Edge>(
-      `SELECT source_agent_id AS source, target_agent_id AS target, type, strength FROM trust_edges
-       WHERE source_agent_id IN (SELECT id FROM agents WHERE agent_pubkey LIKE $1 || '-%')`,
-      [tag],
-    );
-    const centers = (await app.database.sql.query<{ id: string }>('SELECT id FROM agents WHERE owner_wallet = $1', [wallet])).map(
-      (row) => row.id,
-    );
+    const { all, centers } = await taggedGraph(tag, wallet);
     const one = (await app.get(`/api/graph/connections?wallet=${wallet}&depth=1`)).body;
     expect(one.nodes).toHaveLength(200);
     expect(one.truncated).toBe(false);
@@ -706,13 +715,7 @@ describe('GET /api/graph/connections', () => {
     // center 1's join, then 96 of the others'.
     const wallet = newWallet().address;
     const tag = `wide-${Date.now().toString(36)}`;
-    await app.database.sql.query(
-      `INSERT INTO agents (id, owner_wallet, agent_pubkey, name, handle, created_at, updated_at)
-       SELECT gen_random_uuid(), CASE WHEN i <= 100 THEN $1 ELSE '0x' || lpad(to_hex(i), 36, '0') || 'f222' END,
-         $2 || '-' || i, 'Wide ' || i, $2 || '-' || i, now() - make_interval(secs => i), now()
-       FROM generate_series(1, 205) i`,
-      [wallet, tag],
-    );
+    await taggedAgents(tag, wallet, 100, 205, 'f222');
     // agents 101-106: center 1's, strength 0.99 down to 0.94; agents 107-205: center (i - 105)'s, 0.5
     await app.database.sql.query(
       `WITH a AS (SELECT id, substring(handle from '-([0-9]+)$')::int AS n FROM agents WHERE agent_pubkey LIKE $1 || '-%')
@@ -721,14 +724,7 @@ describe('GET /api/graph/connections', () => {
        FROM a t JOIN a s ON s.n = CASE WHEN t.n <= 106 THEN 1 ELSE t.n - 105 END WHERE t.n > 100`,
       [tag],
     );
-    const all = await app.database.sql.query<Edge>(
-      `SELECT source_agent_id AS source, target_agent_id AS target, type, strength FROM trust_edges
-       WHERE source_agent_id IN (SELECT id FROM agents WHERE agent_pubkey LIKE $1 || '-%')`,
-      [tag],
-    );
-    const centers = (await app.database.sql.query<{ id: string }>('SELECT id FROM agents WHERE owner_wallet = $1', [wallet])).map(
-      (row) => row.id,
-    );
+    const { all, centers } = await taggedGraph(tag, wallet);
     const graph = (await app.get(`/api/graph/connections?wallet=${wallet}&depth=1`)).body;
     const joined = graph.nodes
       .map((node: any) => Number(node.handle.slice(tag.length + 1)))
