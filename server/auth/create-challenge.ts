@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import { database } from '../core/db';
+import { ASYNC_COMMIT } from '../core/db/async-commit';
 import { microToClaw } from '../core/money';
 import { writeSpendPolicy, type SpendPolicyInput } from '../credits/spend-policy';
 import { currentRuntime } from '../core/runtime';
@@ -63,12 +64,15 @@ export interface StoredChallenge {
   expiresAt: Date;
 }
 
-/** Saves a challenge (API or web sign-in) in one statement; returns its id. */
+/**
+ * Saves a challenge (API or web sign-in) in one statement; returns its id. Committed asynchronously
+ * (core/db/async-commit.ts): a challenge a database crash forgets is refused at verify, and the wallet asks for another.
+ */
 export async function storeChallenge(challenge: StoredChallenge): Promise<string> {
   const id = randomUUID();
   await database().sql.query(
     `INSERT INTO auth_challenges (id, wallet, agent_pubkey, agent_name, scopes, max_spend_per_day, message, expires_at, created_at)
-     VALUES ($1::uuid, $2, $3, $4, $5::text[], $6::bigint, $7, $8, $9)`,
+     VALUES ($1::uuid, $2, $3, $4, $5::text[], $6::bigint, $7, $8, $9) RETURNING ${ASYNC_COMMIT} AS async_commit`,
     [
       id,
       challenge.wallet,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness';
+import { commitProbe } from '../../test/commit-probe';
 import { RateLimiter, redisCounterStore, sqlCounterStore, type CounterStore } from './rate-limit';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -52,6 +53,20 @@ describe.each([
     expect((await limiter.hit('auth', subject)).allowed).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await limiter.hit('auth', subject)).allowed).toBe(true);
+  });
+});
+
+describe('the database’s counters', () => {
+  it('commit without waiting for the disk (a hit and a refund), and still count exactly', async () => {
+    const probe = commitProbe(app.database.sql);
+    const limiter = new RateLimiter(sqlCounterStore({ ...app.database.sql, query: probe.runner.query }), {
+      auth: { limit: 2, windowMs: 60_000 },
+    });
+    const subject = `ip:${randomUUID()}`;
+    await limiter.hit('auth', subject);
+    await limiter.refund('auth', subject);
+    expect((await limiter.hit('auth', subject)).remaining).toBe(1);
+    expect(probe.commits).toEqual(['off', 'off', 'off']);
   });
 });
 

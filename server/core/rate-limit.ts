@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RateLimitOverride } from './config';
+import { ASYNC_COMMIT } from './db/async-commit';
 import type { SqlRunner } from './db/sql-runner';
 import { ApiError } from './errors';
 import type { RedisFallbacks } from './redis-fallback';
@@ -29,7 +30,9 @@ export function sqlCounterStore(sql: SqlRunner): CounterStore {
   return {
     async increment(key, windowMs, member) {
       // One atomic statement: a new window starts when the old one has ended; the row lock of the
-      // upsert makes concurrent hits (and concurrent new members) count one after another.
+      // upsert makes concurrent hits (and concurrent new members) count one after another. Committed
+      // asynchronously (db/async-commit.ts): a database crash may forget the last fraction of a second of
+      // hits, never more than one window's worth, and every write request no longer waits for a disk flush.
       const [row] = await sql.query<{ count: number; window_ends: Date | string }>(
         `INSERT INTO rate_limit_counters (key, count, window_ends, members)
          VALUES ($1, 1, now() + ($2::int * interval '1 millisecond'), CASE WHEN $3::text IS NULL THEN '{}'::text[] ELSE ARRAY[$3::text] END)
@@ -43,7 +46,7 @@ export function sqlCounterStore(sql: SqlRunner): CounterStore {
              WHEN $3::text IS NULL OR $3::text = ANY(rate_limit_counters.members) THEN rate_limit_counters.members
              ELSE rate_limit_counters.members || $3::text END,
            window_ends = CASE WHEN rate_limit_counters.window_ends <= now() THEN excluded.window_ends ELSE rate_limit_counters.window_ends END
-         RETURNING count, window_ends`,
+         RETURNING count, window_ends, ${ASYNC_COMMIT} AS async_commit`,
         [key, windowMs, member ?? null],
       );
       // Expired counters are swept now and then rather than on every request.
@@ -53,8 +56,9 @@ export function sqlCounterStore(sql: SqlRunner): CounterStore {
     async decrement(key, member) {
       await sql.query(
         member
-          ? 'UPDATE rate_limit_counters SET count = count - 1, members = array_remove(members, $2) WHERE key = $1 AND $2 = ANY(members)'
-          : 'UPDATE rate_limit_counters SET count = count - 1 WHERE key = $1 AND count > 0',
+          ? `UPDATE rate_limit_counters SET count = count - 1, members = array_remove(members, $2) WHERE key = $1 AND $2 = ANY(members)
+             RETURNING ${ASYNC_COMMIT}`
+          : `UPDATE rate_limit_counters SET count = count - 1 WHERE key = $1 AND count > 0 RETURNING ${ASYNC_COMMIT}`,
         member ? [key, member] : [key],
       );
     },

@@ -10,9 +10,10 @@ import { releaseHold } from '../credits/release-hold';
 import { callerPays } from '../credits/caller-pays';
 import { microToClaw } from '../core/money';
 import { database } from '../core/db';
+import { ASYNC_COMMIT } from '../core/db/async-commit';
 import { SqlParams } from '../core/db/sql-runner';
 import type { Agent } from '../core/db/generated/client';
-import { eventCte, wake, withEvent } from '../events/emit';
+import { eventCte, wake } from '../events/emit';
 import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
 import { OutboundError, outboundRequest } from '../net/outbound';
@@ -293,18 +294,10 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
     );
   } else if (fee === 0n) {
     // A free call moves no money: its record is written while the call is forwarded, and must have been
-    // written before the call is settled (below).
-    recording = callerPays(
-      {
-        caller,
-        amount: 0n,
-        to: escrow,
-        reason: 'invocation_charge',
-        ref: { type: 'invocation', id },
-        alongside: (p) => [`invocation AS (${record(p)})`],
-      },
-      sql,
-    );
+    // written before the call is settled (below). Committed asynchronously: a database crash can lose only
+    // a record of a call that cost nothing (docs/spec-decisions.md, Durability of commits).
+    const p = new SqlParams();
+    recording = sql.query(`WITH invocation AS (${record(p)}) SELECT ${ASYNC_COMMIT} AS async_commit`, p.values);
     recording.catch(() => {});
   } else {
     // The charge and the invocation's record are one statement; a 402 leaves no trace.
@@ -347,7 +340,10 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   const durationMs = Math.round(performance.now() - started);
   if (recording) await recording;
 
-  // Settling the escrow, the invocation's status and its agent.invoked event are one statement.
+  // Settling the escrow, the invocation's status and its agent.invoked event are one statement, committed
+  // asynchronously (core/db/async-commit.ts): readers see it at once; should a database crash lose it, the
+  // invocation is left pending with its fee in escrow and the stale-invocation sweep refunds the caller
+  // (docs/spec-decisions.md, Durability of commits). The charge before the forward stays durable.
   const finish = (p: SqlParams) =>
     `UPDATE invocations SET status = ${p.add(outcome.status)}, http_status = ${p.add(outcome.httpStatus || null)}::int,
        duration_ms = ${p.add(durationMs)}::int, error = ${p.add(outcome.error ?? null)}, completed_at = now()
@@ -364,6 +360,9 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   };
   // An invocation is private: the caller and the target's owner see it (docs/spec-decisions.md).
   const audience = { audience: [caller.wallet, target.ownerWallet] };
+  // A successful call is a partnership edge in the connection graph, written beside the settlement (not after it).
+  const partnership = outcome.status === 'success' && caller.agentId ? recordPartnership(caller.agentId, target.id, sql) : null;
+  partnership?.catch(() => {});
   if (fee > 0n) {
     // Pay the owner, or give the caller everything back (and its daily spend).
     const payee = walletAccount(outcome.status === 'success' ? target.ownerWallet : caller.wallet);
@@ -380,16 +379,20 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
           eventCte(p, scope.name('invocation_event'), 'agent.invoked', event, scope.name('invocation'), audience),
         ],
         batch: groupCommit(),
+        asyncCommit: true,
       },
       sql,
     );
-    wake('agent.invoked');
   } else {
     const p = new SqlParams();
-    await withEvent(sql, p, finish(p), 'agent.invoked', event, audience);
+    await sql.query(
+      `WITH invocation AS (${finish(p)}), ${eventCte(p, 'invocation_event', 'agent.invoked', event, 'invocation', audience)}
+       SELECT ${ASYNC_COMMIT} AS async_commit`,
+      p.values,
+    );
   }
-  // A successful call is a partnership edge in the connection graph.
-  if (outcome.status === 'success' && caller.agentId) await recordPartnership(caller.agentId, target.id, sql);
+  wake('agent.invoked');
+  await partnership;
 
   const stored: StoredInvocation = {
     invocation_id: id,
