@@ -70,6 +70,30 @@ describe('the database’s counters', () => {
   });
 });
 
+describe('the database’s counters under concurrency', () => {
+  it('count concurrent hits on one key in fewer statements, each hit with its own count', async () => {
+    let statements = 0;
+    const counted = {
+      ...app.database.sql,
+      query: <T>(text: string, params?: unknown[]) => {
+        if (text.includes('INSERT INTO rate_limit_counters')) statements++;
+        return app.database.sql.query<T>(text, params);
+      },
+    };
+    const limiter = new RateLimiter(sqlCounterStore(counted), { auth: { limit: 25, windowMs: 60_000 } });
+    const subject = `ip:${randomUUID()}`;
+    const results = await Promise.all(Array.from({ length: 40 }, () => limiter.hit('auth', subject)));
+    expect(results.map((r) => r.remaining).sort((a, b) => b - a)).toEqual([
+      ...Array.from({ length: 25 }, (_, i) => 24 - i),
+      ...Array.from({ length: 15 }, () => 0),
+    ]);
+    expect(results.filter((r) => r.allowed)).toHaveLength(25);
+    // The first hit goes alone, the 39 that came while it was in flight together.
+    expect(statements).toBe(2);
+    expect((await limiter.hit('auth', subject)).allowed).toBe(false);
+  });
+});
+
 describe('REDIS_URL', () => {
   it('moves the API’s counters to Redis, shared by every instance', async () => {
     await redis.del('rl:auth:ip:unknown');

@@ -270,7 +270,6 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
      VALUES (${p.add(id)}, ${p.add(caller.wallet)}, ${p.add(caller.agentId)}::uuid, ${p.add(target.id)}::uuid, ${p.add(target.ownerWallet)},
        ${p.add(fee.toString())}::bigint, 'pending', ${p.add(input.family)}, ${p.add(chargedAt)}::timestamptz)
      RETURNING id`;
-  let recording: Promise<unknown> | null = null;
   if (paid && x402) {
     // The USDC bought CLAW: the price goes into escrow as for a CLAW charge, the rounding's remainder to
     // the caller, the payment's record and the invocation's in the same statement.
@@ -292,14 +291,7 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
       },
       sql,
     );
-  } else if (fee === 0n) {
-    // A free call moves no money: its record is written while the call is forwarded, and must have been
-    // written before the call is settled (below). Committed asynchronously: a database crash can lose only
-    // a record of a call that cost nothing (docs/spec-decisions.md, Durability of commits).
-    const p = new SqlParams();
-    recording = sql.query(`WITH invocation AS (${record(p)}) SELECT ${ASYNC_COMMIT} AS async_commit`, p.values);
-    recording.catch(() => {});
-  } else {
+  } else if (fee > 0n) {
     // The charge and the invocation's record are one statement; a 402 leaves no trace.
     try {
       await callerPays(
@@ -338,7 +330,6 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
     outcome = { status: 'error', httpStatus: 0, response: null, error: 'target_unreachable' };
   }
   const durationMs = Math.round(performance.now() - started);
-  if (recording) await recording;
 
   // Settling the escrow, the invocation's status and its agent.invoked event are one statement, committed
   // asynchronously (core/db/async-commit.ts): readers see it at once; should a database crash lose it, the
@@ -384,9 +375,18 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
       sql,
     );
   } else {
+    // A free call moves no money and has nothing to settle: its record, already final, and its event are
+    // written once it is answered, in one statement (docs/spec-decisions.md, What a call waits for).
     const p = new SqlParams();
     await sql.query(
-      `WITH invocation AS (${finish(p)}), ${eventCte(p, 'invocation_event', 'agent.invoked', event, 'invocation', audience)}
+      `WITH invocation AS (
+         INSERT INTO invocations (id, caller_wallet, caller_agent_id, target_agent_id, target_wallet, fee, status, http_status,
+           duration_ms, error, family, created_at, completed_at)
+         VALUES (${p.add(id)}, ${p.add(caller.wallet)}, ${p.add(caller.agentId)}::uuid, ${p.add(target.id)}::uuid,
+           ${p.add(target.ownerWallet)}, 0, ${p.add(outcome.status)}, ${p.add(outcome.httpStatus || null)}::int,
+           ${p.add(durationMs)}::int, ${p.add(outcome.error ?? null)}, ${p.add(input.family)}, ${p.add(chargedAt)}::timestamptz, now())
+         RETURNING id),
+       ${eventCte(p, 'invocation_event', 'agent.invoked', event, 'invocation', audience)}
        SELECT ${ASYNC_COMMIT} AS async_commit`,
       p.values,
     );
