@@ -7,8 +7,20 @@ import { microToClaw } from '../core/money';
 import { writeSpendPolicy, type SpendPolicyInput } from '../credits/spend-policy';
 import { currentRuntime } from '../core/runtime';
 import { normalizeScopes, WALLET_SCOPES } from '../core/scopes';
+import { sharedCache } from '../core/shared-state';
 
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
+
+/**
+ * The challenges this process issued, as stored (a challenge never changes once stored; only its used_at,
+ * which verify's own statement checks): verify on the instance that issued it reads no row before checking
+ * the signature. Another instance, or one past maxEntries, reads it from the database.
+ */
+export const issuedChallenges = sharedCache<StoredChallenge & { id: string }>('auth.issued-challenges', {
+  ttlMs: CHALLENGE_TTL_MS,
+  maxEntries: 20_000,
+  dropOn: [],
+});
 
 export interface ChallengeInput {
   ownerWallet: Address;
@@ -85,6 +97,7 @@ export async function storeChallenge(challenge: StoredChallenge): Promise<string
       new Date(),
     ],
   );
+  issuedChallenges().get(id, () => Promise.resolve({ ...challenge, id }));
   return id;
 }
 

@@ -8,6 +8,7 @@ import { hashSecret, newAccessToken, newApiKey, TOKEN_TTL_MS } from './credentia
 import { verifyWalletSignature } from '../signatures/verify-signature';
 import { WEB_SIGN_IN_PUBKEY } from './web-sign-in';
 import { refreshTier } from '../agents/tiers';
+import { issuedChallenges } from './create-challenge';
 
 const refused = () =>
   new ApiError('invalid_signature', 'Challenge is unknown, expired, already used, or the signature does not match');
@@ -75,16 +76,25 @@ interface Issued {
  * POST /api/v1/auth/verify: checks the personal_sign signature of a challenge, consumes it and
  * issues a 24-hour bearer token. The permanent ck_ API key is issued with the first successful
  * verify of a wallet and agent_pubkey and shown only then (docs/spec-decisions.md).
- * Two statements: the open challenge's text, then (signature checked) ISSUE.
+ * Two statements: the open challenge's text (none when this process issued it), then (signature checked) ISSUE.
  */
 export async function verifyChallenge(challengeId: string, signature: string) {
   const sql = database().sql;
-  // A web app sign-in challenge (web-sign-in.ts) never yields an API token.
-  const [challenge] = await sql.query<{ wallet: string; agent_pubkey: string; agent_name: string | null; message: string }>(
-    `SELECT wallet, agent_pubkey, agent_name, message FROM auth_challenges
-     WHERE id = $1::uuid AND used_at IS NULL AND expires_at > $2 AND agent_pubkey <> $3`,
-    [challengeId, new Date(), WEB_SIGN_IN_PUBKEY],
-  );
+  // A web app sign-in challenge (web-sign-in.ts) never yields an API token. One this process issued is not
+  // read again (whether it is still open, ISSUE decides).
+  const known = issuedChallenges().peek(challengeId);
+  const challenge: { wallet: string; agent_pubkey: string; agent_name: string | null; message: string } | undefined =
+    known && known.agentPubkey !== WEB_SIGN_IN_PUBKEY && known.expiresAt.getTime() > Date.now()
+      ? { wallet: known.wallet, agent_pubkey: known.agentPubkey, agent_name: known.agentName ?? null, message: known.message }
+      : known
+        ? undefined
+        : (
+            await sql.query<{ wallet: string; agent_pubkey: string; agent_name: string | null; message: string }>(
+              `SELECT wallet, agent_pubkey, agent_name, message FROM auth_challenges
+               WHERE id = $1::uuid AND used_at IS NULL AND expires_at > $2 AND agent_pubkey <> $3`,
+              [challengeId, new Date(), WEB_SIGN_IN_PUBKEY],
+            )
+          )[0];
   if (!challenge) throw refused();
   const wallet = getAddress(challenge.wallet);
   if (!(await verifyWalletSignature(wallet, challenge.message, signature))) throw refused();
