@@ -7,7 +7,7 @@ import { ApiError } from '../core/errors';
 import { hashSecret, newAccessToken, newApiKey, TOKEN_TTL_MS } from './credentials';
 import { verifyWalletSignature } from '../signatures/verify-signature';
 import { WEB_SIGN_IN_PUBKEY } from './web-sign-in';
-import { refreshTier } from '../agents/tiers';
+import { applyTier, bestTier, readTierNow } from '../agents/tiers';
 import { issuedChallenges } from './create-challenge';
 
 const refused = () =>
@@ -51,7 +51,8 @@ WITH consumed AS (
   DELETE FROM spend_policies WHERE credential_id IN (SELECT id FROM consumed)
 )
 SELECT c.agent_pubkey, c.scopes, EXISTS (SELECT 1 FROM new_key) AS key_issued, (SELECT prefix FROM old_key) AS old_key_prefix,
-  (SELECT a.id FROM agents a WHERE a.owner_wallet = $3 AND a.agent_pubkey = c.agent_pubkey) AS agent_id
+  (SELECT a.id FROM agents a WHERE a.owner_wallet = $3 AND a.agent_pubkey = c.agent_pubkey) AS agent_id,
+  ARRAY(SELECT a.tier FROM agents a WHERE a.owner_wallet = $3) AS wallet_tiers
 FROM consumed c`;
 
 /** The prefix of the ck_ key issued at sign-in for a wallet and agent_pubkey. */
@@ -70,13 +71,16 @@ interface Issued {
   key_issued: boolean;
   old_key_prefix: string | null;
   agent_id: string | null;
+  /** The tiers the wallet's agents show now. */
+  wallet_tiers: string[];
 }
 
 /**
  * POST /api/v1/auth/verify: checks the personal_sign signature of a challenge, consumes it and
  * issues a 24-hour bearer token. The permanent ck_ API key is issued with the first successful
  * verify of a wallet and agent_pubkey and shown only then (docs/spec-decisions.md).
- * Two statements: the open challenge's text (none when this process issued it), then (signature checked) ISSUE.
+ * Two statements: the open challenge's text (none when this process issued it), then (signature checked) ISSUE,
+ * which also returns the tiers the wallet's agents show: the chain's reading is stored only where they differ.
  */
 export async function verifyChallenge(challengeId: string, signature: string) {
   const sql = database().sql;
@@ -104,8 +108,8 @@ export async function verifyChallenge(challengeId: string, signature: string) {
   const now = new Date();
   const expiresAt = new Date(now.getTime() + TOKEN_TTL_MS);
   // Sign-in reads the wallet's holdings afresh, so a new holder sees the tier at once.
-  const [tier, [issued]] = await Promise.all([
-    refreshTier(wallet),
+  const [reading, [issued]] = await Promise.all([
+    readTierNow(wallet),
     sql.query<Issued>(ISSUE, [
       challengeId,
       now,
@@ -120,7 +124,13 @@ export async function verifyChallenge(challengeId: string, signature: string) {
     ]),
   ]);
   // Another verify of the same challenge (or its expiry) came first.
-  if (!issued) throw refused();
+  if (!issued) {
+    if (reading) void applyTier(wallet, reading).catch(() => undefined);
+    throw refused();
+  }
+  // The reading is stored on the wallet's agents where they show another tier; without one, theirs answers.
+  const tier = reading ?? bestTier(issued.wallet_tiers);
+  if (reading && issued.wallet_tiers.some((stored) => stored !== reading)) await applyTier(wallet, reading);
   // A concurrent first sign-in minted the key after this statement's snapshot: name its prefix.
   const keyPrefix = issued.key_issued
     ? key.prefix
