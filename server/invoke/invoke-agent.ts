@@ -10,7 +10,6 @@ import { releaseHold } from '../credits/release-hold';
 import { callerPays } from '../credits/caller-pays';
 import { microToClaw } from '../core/money';
 import { database } from '../core/db';
-import { ASYNC_COMMIT } from '../core/db/async-commit';
 import { SqlParams } from '../core/db/sql-runner';
 import type { Agent } from '../core/db/generated/client';
 import { eventCte, wake } from '../events/emit';
@@ -21,6 +20,7 @@ import { currentRuntime } from '../core/runtime';
 import { log } from '../core/log';
 import { recordPartnership } from '../trust/derive-edges';
 import { answerDepthExceeds, MAX_ANSWER_DEPTH } from './answer-depth';
+import { recordFreeCall } from './record-free-calls';
 import { signForwardedRequest } from './sign-forwarded';
 import { clawForUsdc, usdcForClaw, x402Context, type X402Context } from '../x402/context';
 import {
@@ -374,24 +374,30 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
       },
       sql,
     );
+    wake('agent.invoked');
   } else {
     // A free call moves no money and has nothing to settle: its record, already final, and its event are
-    // written once it is answered, in one statement (docs/spec-decisions.md, What a call waits for).
-    const p = new SqlParams();
-    await sql.query(
-      `WITH invocation AS (
-         INSERT INTO invocations (id, caller_wallet, caller_agent_id, target_agent_id, target_wallet, fee, status, http_status,
-           duration_ms, error, family, created_at, completed_at)
-         VALUES (${p.add(id)}, ${p.add(caller.wallet)}, ${p.add(caller.agentId)}::uuid, ${p.add(target.id)}::uuid,
-           ${p.add(target.ownerWallet)}, 0, ${p.add(outcome.status)}, ${p.add(outcome.httpStatus || null)}::int,
-           ${p.add(durationMs)}::int, ${p.add(outcome.error ?? null)}, ${p.add(input.family)}, ${p.add(chargedAt)}::timestamptz, now())
-         RETURNING id),
-       ${eventCte(p, 'invocation_event', 'agent.invoked', event, 'invocation', audience)}
-       SELECT ${ASYNC_COMMIT} AS async_commit`,
-      p.values,
+    // written once it is answered, with the other free calls' in flight (docs/spec-decisions.md, What a call waits for).
+    await recordFreeCall(
+      {
+        id,
+        callerWallet: caller.wallet,
+        callerAgentId: caller.agentId ?? null,
+        targetAgentId: target.id,
+        targetWallet: target.ownerWallet,
+        status: outcome.status,
+        httpStatus: outcome.httpStatus || null,
+        durationMs,
+        error: outcome.error ?? null,
+        family: input.family,
+        createdAt: chargedAt,
+        event,
+        audience: audience.audience,
+      },
+      sql,
+      groupCommit(),
     );
   }
-  wake('agent.invoked');
   await partnership;
 
   const stored: StoredInvocation = {
