@@ -96,6 +96,7 @@ export async function storeChallenge(challenge: StoredChallenge): Promise<string
       challenge.expiresAt,
       new Date(),
     ],
+    { prepare: true },
   );
   issuedChallenges().get(id, () => Promise.resolve({ ...challenge, id }));
   return id;

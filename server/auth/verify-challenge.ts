@@ -110,18 +110,22 @@ export async function verifyChallenge(challengeId: string, signature: string) {
   // Sign-in reads the wallet's holdings afresh, so a new holder sees the tier at once.
   const [reading, [issued]] = await Promise.all([
     readTierNow(wallet),
-    sql.query<Issued>(ISSUE, [
-      challengeId,
-      now,
-      wallet,
-      randomUUID(),
-      hashSecret(token),
-      expiresAt,
-      randomUUID(),
-      hashSecret(key.key),
-      key.prefix,
-      `issued at sign-in for ${challenge.agent_name ?? challenge.agent_pubkey}`.slice(0, 100),
-    ]),
+    sql.query<Issued>(
+      ISSUE,
+      [
+        challengeId,
+        now,
+        wallet,
+        randomUUID(),
+        hashSecret(token),
+        expiresAt,
+        randomUUID(),
+        hashSecret(key.key),
+        key.prefix,
+        `issued at sign-in for ${challenge.agent_name ?? challenge.agent_pubkey}`.slice(0, 100),
+      ],
+      { prepare: true },
+    ),
   ]);
   // Another verify of the same challenge (or its expiry) came first.
   if (!issued) {

@@ -48,6 +48,7 @@ export function sqlCounterStore(sql: SqlRunner): CounterStore {
          window_ends = CASE WHEN rate_limit_counters.window_ends <= now() THEN excluded.window_ends ELSE rate_limit_counters.window_ends END
        RETURNING count, window_ends, ${ASYNC_COMMIT} AS async_commit`,
       [key, windowMs, member, hits],
+      { prepare: true },
     );
     // Expired counters are swept now and then rather than on every request.
     if (++calls % 500 === 0) await sql.query('DELETE FROM rate_limit_counters WHERE window_ends < now()');

@@ -116,7 +116,8 @@ class FreeCallRecorder {
   private async run(group: Pending[]): Promise<void> {
     try {
       const { sql, params } = freeCallsStatement(group.map((pending) => pending.call));
-      await this.runner.query(sql, params);
+      // One text whatever the group's size: prepared once per pooled connection.
+      await this.runner.query(sql, params, { prepare: true });
       freeCallStats.statements++;
       freeCallStats.records += group.length;
       wake('agent.invoked');
@@ -142,7 +143,7 @@ const recorders = new WeakMap<Queryable, FreeCallRecorder>();
 export async function recordFreeCall(call: FreeCall, runner: Queryable, batch: boolean): Promise<void> {
   if (!batch) {
     const { sql, params } = freeCallsStatement([call]);
-    await runner.query(sql, params);
+    await runner.query(sql, params, { prepare: true });
     wake('agent.invoked');
     return;
   }
