@@ -1,5 +1,6 @@
 import { parseSiweMessage } from 'viem/siwe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { issuedChallenges } from '../server/auth/create-challenge';
 import { hashSecret } from '../server/auth/credentials';
 import { startTestApp, type TestApp } from './harness';
 import { newWallet, signatureHeaders, signedAction, signIn } from './wallets';
@@ -167,6 +168,35 @@ describe('POST /api/v1/auth/verify', () => {
     const signature = await account.signMessage({ message: response.body.challenge });
     const verify = await app.post('/api/v1/auth/verify', { challenge_id: response.body.challenge_id, signature });
     expect(verify.status).toBe(401);
+  });
+
+  it('reads no challenge back on the instance that issued it, and still reads one it did not', async () => {
+    const reads = () => {
+      const query = vi.spyOn(app.database.sql, 'query');
+      return () => {
+        const texts = query.mock.calls.map(([text]) => String(text));
+        query.mockRestore();
+        return texts.filter((text) => /SELECT wallet, agent_pubkey, agent_name, message FROM auth_challenges/.test(text)).length;
+      };
+    };
+    const issuedHere = await challengeFor();
+    const signature = await issuedHere.account.signMessage({ message: issuedHere.response.body.challenge });
+    let done = reads();
+    const verified = await app.post('/api/v1/auth/verify', { challenge_id: issuedHere.response.body.challenge_id, signature });
+    expect(verified.status).toBe(200);
+    expect(done()).toBe(0);
+
+    // Issued by another instance (or forgotten here): read from the database.
+    const elsewhere = await challengeFor();
+    issuedChallenges().clear();
+    done = reads();
+    const signed = await elsewhere.account.signMessage({ message: elsewhere.response.body.challenge });
+    const fromDatabase = await app.post('/api/v1/auth/verify', {
+      challenge_id: elsewhere.response.body.challenge_id,
+      signature: signed,
+    });
+    expect(fromDatabase.status).toBe(200);
+    expect(done()).toBe(1);
   });
 
   it('refuses an unknown challenge and malformed input', async () => {

@@ -200,6 +200,32 @@ describe('POST /api/v1/agents/{id}/invoke', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ fee_claw: 0, response: 'plain answer' });
   });
+
+  it('has the call settled, its agent.invoked event and the partnership edge written when it answers, free or paid', async () => {
+    const free = await callableAgent('/echo', 0);
+    const me = await caller(5);
+    const [callerAgent] = await app.database.sql.query<{ id: string }>('SELECT id FROM agents WHERE owner_wallet = $1', [
+      me.account.address,
+    ]);
+    const paid = await callableAgent('/echo', 1);
+    for (const agent of [free, paid, paid]) {
+      const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, { n: 1 }, { token: me.token });
+      expect(response.status).toBe(200);
+      const [row] = await app.database.sql.query<{ status: string; events: number }>(
+        `SELECT status, (SELECT count(*)::int FROM events WHERE name = 'agent.invoked' AND data->>'invocation_id' = $1::text) AS events
+         FROM invocations WHERE id = $1::uuid`,
+        [response.body.invocation_id],
+      );
+      expect(row).toEqual({ status: 'success', events: 1 });
+    }
+    const edges = await app.database.sql.query<{ target_agent_id: string; strength: number }>(
+      `SELECT target_agent_id, strength FROM trust_edges WHERE source_agent_id = $1 AND type = 'partnership'`,
+      [callerAgent!.id],
+    );
+    const strength = (id: string) => Number(edges.find((e) => e.target_agent_id === id)?.strength ?? 0).toFixed(2);
+    expect([strength(free.id), strength(paid.id)]).toEqual(['0.10', '0.20']);
+    expect(await clawBalance(me.account.address)).toBe(3);
+  });
 });
 
 describe('/api/agents/{id}/invoke (family A)', () => {

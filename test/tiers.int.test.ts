@@ -103,6 +103,32 @@ describe('tiers', () => {
     ]);
   });
 
+  it('sign-in reads the chain every time but stores the tier only when the agents show another one', async () => {
+    const account = newWallet();
+    await registerAgent(app, account);
+    await chain.giveTokens(account.address, 1_000_000n);
+    const storeStatements = async () => {
+      const query = vi.spyOn(database().sql, 'query');
+      try {
+        const signedIn = (await signIn(app, account)) as unknown as { tier: string };
+        const stores = query.mock.calls.filter(([text]) =>
+          String(text).includes('SELECT id, tier FROM agents WHERE owner_wallet'),
+        );
+        return { tier: signedIn.tier, stores: stores.length };
+      } finally {
+        query.mockRestore();
+      }
+    };
+    expect(await storeStatements()).toEqual({ tier: 'entry', stores: 1 });
+    expect(await storedTiers(account.address)).toEqual(['entry']);
+    // Unchanged: read again, nothing stored.
+    expect(await storeStatements()).toEqual({ tier: 'entry', stores: 0 });
+    await chain.giveTokens(account.address, 9_000_000n);
+    expect(await storeStatements()).toEqual({ tier: 'pro', stores: 1 });
+    expect(await storedTiers(account.address)).toEqual(['pro']);
+    expect(await tierEvents(account.address)).toHaveLength(2);
+  });
+
   it('the scheduled job refreshes wallets in use', async () => {
     const account = newWallet();
     await registerAgent(app, account);

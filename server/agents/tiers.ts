@@ -43,11 +43,16 @@ export function lastKnownTier(wallet: Address): Tier | null {
   return tierCache().peek(cacheKey(wallet)) ?? null;
 }
 
+/** The best of the tiers a wallet's agents show ('none' without agents): the stored tier. */
+export function bestTier(tiers: readonly string[]): Tier {
+  let best: Tier = 'none';
+  for (const tier of tiers) if (tierAtLeast(tier as Tier, best)) best = tier as Tier;
+  return best;
+}
+
 async function storedTier(wallet: Address): Promise<Tier> {
   const rows = await database().sql.query<{ tier: string }>('SELECT tier FROM agents WHERE owner_wallet = $1', [wallet]);
-  let best: Tier = 'none';
-  for (const { tier } of rows) if (tierAtLeast(tier as Tier, best)) best = tier as Tier;
-  return best;
+  return bestTier(rows.map((row) => row.tier));
 }
 
 /**
@@ -70,15 +75,50 @@ export async function applyTier(wallet: Address, tier: Tier): Promise<{ agentId:
   });
 }
 
-/** Reads the wallet's platform-token balance and stores the resulting tier on its agents. */
-async function readAndApply(wallet: Address): Promise<Tier> {
+/** The tier of the wallet's platform-token balance on the chain; null without a chain or platform token. */
+async function readFromChain(wallet: Address): Promise<Tier | null> {
   const context = await chainIfEnabled();
   const token = context?.addresses.platformToken;
-  if (!context || !token) return storedTier(wallet);
+  if (!context || !token) return null;
   const [balance, decimals] = await Promise.all([tokenBalance(token, wallet), tokenDecimals(token)]);
-  const tier = tierForBalance(balance, decimals);
+  return tierForBalance(balance, decimals);
+}
+
+/** Reads the wallet's platform-token balance and stores the resulting tier on its agents. */
+async function readAndApply(wallet: Address): Promise<Tier> {
+  const tier = await readFromChain(wallet);
+  if (tier === null) return storedTier(wallet);
   await applyTier(wallet, tier);
   return tier;
+}
+
+/**
+ * Sign-in's reading: the wallet's tier from the chain now, whatever the cache holds (as refreshTier), without
+ * storing it: sign-in's own statement returns the tiers the wallet's agents show, and the caller stores the
+ * reading only where they differ (no statement when nothing changed). Null without a chain or platform token,
+ * and when the node fails or is slower than TIER_READ_WAIT_MS (the stored tier answers then; a late reading is
+ * still stored when it arrives).
+ */
+export async function readTierNow(wallet: Address): Promise<Tier | null> {
+  if (!chainEnabled()) return null;
+  try {
+    if (!(await chainIfEnabled())?.addresses.platformToken) return null;
+    tierCache().delete(cacheKey(wallet));
+    const reading = tierCache().get(cacheKey(wallet), async () => (await readFromChain(wallet)) ?? 'none');
+    let timer: NodeJS.Timeout | undefined;
+    const slow = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), TIER_READ_WAIT_MS);
+      timer.unref();
+    });
+    const tier = await Promise.race([reading, slow]).finally(() => clearTimeout(timer));
+    if (tier !== null) return tier;
+    reading.then((late) => applyTier(wallet, late)).catch(() => undefined);
+    log.warn({ wallet }, 'tier read from the chain is slow; using the stored tier');
+    return null;
+  } catch (error) {
+    log.warn({ wallet, err: (error as Error).message }, 'tier read from the chain failed; using the stored tier');
+    return null;
+  }
 }
 
 /**

@@ -2,12 +2,25 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import { database } from '../core/db';
+import { ASYNC_COMMIT } from '../core/db/async-commit';
 import { microToClaw } from '../core/money';
 import { writeSpendPolicy, type SpendPolicyInput } from '../credits/spend-policy';
 import { currentRuntime } from '../core/runtime';
 import { normalizeScopes, WALLET_SCOPES } from '../core/scopes';
+import { sharedCache } from '../core/shared-state';
 
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
+
+/**
+ * The challenges this process issued, as stored (a challenge never changes once stored; only its used_at,
+ * which verify's own statement checks): verify on the instance that issued it reads no row before checking
+ * the signature. Another instance, or one past maxEntries, reads it from the database.
+ */
+export const issuedChallenges = sharedCache<StoredChallenge & { id: string }>('auth.issued-challenges', {
+  ttlMs: CHALLENGE_TTL_MS,
+  maxEntries: 20_000,
+  dropOn: [],
+});
 
 export interface ChallengeInput {
   ownerWallet: Address;
@@ -63,12 +76,15 @@ export interface StoredChallenge {
   expiresAt: Date;
 }
 
-/** Saves a challenge (API or web sign-in) in one statement; returns its id. */
+/**
+ * Saves a challenge (API or web sign-in) in one statement; returns its id. Committed asynchronously
+ * (core/db/async-commit.ts): a challenge a database crash forgets is refused at verify, and the wallet asks for another.
+ */
 export async function storeChallenge(challenge: StoredChallenge): Promise<string> {
   const id = randomUUID();
   await database().sql.query(
     `INSERT INTO auth_challenges (id, wallet, agent_pubkey, agent_name, scopes, max_spend_per_day, message, expires_at, created_at)
-     VALUES ($1::uuid, $2, $3, $4, $5::text[], $6::bigint, $7, $8, $9)`,
+     VALUES ($1::uuid, $2, $3, $4, $5::text[], $6::bigint, $7, $8, $9) RETURNING ${ASYNC_COMMIT} AS async_commit`,
     [
       id,
       challenge.wallet,
@@ -80,7 +96,9 @@ export async function storeChallenge(challenge: StoredChallenge): Promise<string
       challenge.expiresAt,
       new Date(),
     ],
+    { prepare: true },
   );
+  issuedChallenges().get(id, () => Promise.resolve({ ...challenge, id }));
   return id;
 }
 

@@ -7,7 +7,8 @@ import { ApiError } from '../core/errors';
 import { hashSecret, newAccessToken, newApiKey, TOKEN_TTL_MS } from './credentials';
 import { verifyWalletSignature } from '../signatures/verify-signature';
 import { WEB_SIGN_IN_PUBKEY } from './web-sign-in';
-import { refreshTier } from '../agents/tiers';
+import { applyTier, bestTier, readTierNow } from '../agents/tiers';
+import { issuedChallenges } from './create-challenge';
 
 const refused = () =>
   new ApiError('invalid_signature', 'Challenge is unknown, expired, already used, or the signature does not match');
@@ -50,7 +51,8 @@ WITH consumed AS (
   DELETE FROM spend_policies WHERE credential_id IN (SELECT id FROM consumed)
 )
 SELECT c.agent_pubkey, c.scopes, EXISTS (SELECT 1 FROM new_key) AS key_issued, (SELECT prefix FROM old_key) AS old_key_prefix,
-  (SELECT a.id FROM agents a WHERE a.owner_wallet = $3 AND a.agent_pubkey = c.agent_pubkey) AS agent_id
+  (SELECT a.id FROM agents a WHERE a.owner_wallet = $3 AND a.agent_pubkey = c.agent_pubkey) AS agent_id,
+  ARRAY(SELECT a.tier FROM agents a WHERE a.owner_wallet = $3) AS wallet_tiers
 FROM consumed c`;
 
 /** The prefix of the ck_ key issued at sign-in for a wallet and agent_pubkey. */
@@ -69,22 +71,34 @@ interface Issued {
   key_issued: boolean;
   old_key_prefix: string | null;
   agent_id: string | null;
+  /** The tiers the wallet's agents show now. */
+  wallet_tiers: string[];
 }
 
 /**
  * POST /api/v1/auth/verify: checks the personal_sign signature of a challenge, consumes it and
  * issues a 24-hour bearer token. The permanent ck_ API key is issued with the first successful
  * verify of a wallet and agent_pubkey and shown only then (docs/spec-decisions.md).
- * Two statements: the open challenge's text, then (signature checked) ISSUE.
+ * Two statements: the open challenge's text (none when this process issued it), then (signature checked) ISSUE,
+ * which also returns the tiers the wallet's agents show: the chain's reading is stored only where they differ.
  */
 export async function verifyChallenge(challengeId: string, signature: string) {
   const sql = database().sql;
-  // A web app sign-in challenge (web-sign-in.ts) never yields an API token.
-  const [challenge] = await sql.query<{ wallet: string; agent_pubkey: string; agent_name: string | null; message: string }>(
-    `SELECT wallet, agent_pubkey, agent_name, message FROM auth_challenges
-     WHERE id = $1::uuid AND used_at IS NULL AND expires_at > $2 AND agent_pubkey <> $3`,
-    [challengeId, new Date(), WEB_SIGN_IN_PUBKEY],
-  );
+  // A web app sign-in challenge (web-sign-in.ts) never yields an API token. One this process issued is not
+  // read again (whether it is still open, ISSUE decides).
+  const known = issuedChallenges().peek(challengeId);
+  const challenge: { wallet: string; agent_pubkey: string; agent_name: string | null; message: string } | undefined =
+    known && known.agentPubkey !== WEB_SIGN_IN_PUBKEY && known.expiresAt.getTime() > Date.now()
+      ? { wallet: known.wallet, agent_pubkey: known.agentPubkey, agent_name: known.agentName ?? null, message: known.message }
+      : known
+        ? undefined
+        : (
+            await sql.query<{ wallet: string; agent_pubkey: string; agent_name: string | null; message: string }>(
+              `SELECT wallet, agent_pubkey, agent_name, message FROM auth_challenges
+               WHERE id = $1::uuid AND used_at IS NULL AND expires_at > $2 AND agent_pubkey <> $3`,
+              [challengeId, new Date(), WEB_SIGN_IN_PUBKEY],
+            )
+          )[0];
   if (!challenge) throw refused();
   const wallet = getAddress(challenge.wallet);
   if (!(await verifyWalletSignature(wallet, challenge.message, signature))) throw refused();
@@ -94,23 +108,33 @@ export async function verifyChallenge(challengeId: string, signature: string) {
   const now = new Date();
   const expiresAt = new Date(now.getTime() + TOKEN_TTL_MS);
   // Sign-in reads the wallet's holdings afresh, so a new holder sees the tier at once.
-  const [tier, [issued]] = await Promise.all([
-    refreshTier(wallet),
-    sql.query<Issued>(ISSUE, [
-      challengeId,
-      now,
-      wallet,
-      randomUUID(),
-      hashSecret(token),
-      expiresAt,
-      randomUUID(),
-      hashSecret(key.key),
-      key.prefix,
-      `issued at sign-in for ${challenge.agent_name ?? challenge.agent_pubkey}`.slice(0, 100),
-    ]),
+  const [reading, [issued]] = await Promise.all([
+    readTierNow(wallet),
+    sql.query<Issued>(
+      ISSUE,
+      [
+        challengeId,
+        now,
+        wallet,
+        randomUUID(),
+        hashSecret(token),
+        expiresAt,
+        randomUUID(),
+        hashSecret(key.key),
+        key.prefix,
+        `issued at sign-in for ${challenge.agent_name ?? challenge.agent_pubkey}`.slice(0, 100),
+      ],
+      { prepare: true },
+    ),
   ]);
   // Another verify of the same challenge (or its expiry) came first.
-  if (!issued) throw refused();
+  if (!issued) {
+    if (reading) void applyTier(wallet, reading).catch(() => undefined);
+    throw refused();
+  }
+  // The reading is stored on the wallet's agents where they show another tier; without one, theirs answers.
+  const tier = reading ?? bestTier(issued.wallet_tiers);
+  if (reading && issued.wallet_tiers.some((stored) => stored !== reading)) await applyTier(wallet, reading);
   // A concurrent first sign-in minted the key after this statement's snapshot: name its prefix.
   const keyPrefix = issued.key_issued
     ? key.prefix

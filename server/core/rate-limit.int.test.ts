@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness';
+import { commitProbe } from '../../test/commit-probe';
 import { RateLimiter, redisCounterStore, sqlCounterStore, type CounterStore } from './rate-limit';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -52,6 +53,44 @@ describe.each([
     expect((await limiter.hit('auth', subject)).allowed).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await limiter.hit('auth', subject)).allowed).toBe(true);
+  });
+});
+
+describe('the database’s counters', () => {
+  it('commit without waiting for the disk (a hit and a refund), and still count exactly', async () => {
+    const probe = commitProbe(app.database.sql);
+    const limiter = new RateLimiter(sqlCounterStore({ ...app.database.sql, query: probe.runner.query }), {
+      auth: { limit: 2, windowMs: 60_000 },
+    });
+    const subject = `ip:${randomUUID()}`;
+    await limiter.hit('auth', subject);
+    await limiter.refund('auth', subject);
+    expect((await limiter.hit('auth', subject)).remaining).toBe(1);
+    expect(probe.commits).toEqual(['off', 'off', 'off']);
+  });
+});
+
+describe('the database’s counters under concurrency', () => {
+  it('count concurrent hits on one key in fewer statements, each hit with its own count', async () => {
+    let statements = 0;
+    const counted = {
+      ...app.database.sql,
+      query: <T>(text: string, params?: unknown[]) => {
+        if (text.includes('INSERT INTO rate_limit_counters')) statements++;
+        return app.database.sql.query<T>(text, params);
+      },
+    };
+    const limiter = new RateLimiter(sqlCounterStore(counted), { auth: { limit: 25, windowMs: 60_000 } });
+    const subject = `ip:${randomUUID()}`;
+    const results = await Promise.all(Array.from({ length: 40 }, () => limiter.hit('auth', subject)));
+    expect(results.map((r) => r.remaining).sort((a, b) => b - a)).toEqual([
+      ...Array.from({ length: 25 }, (_, i) => 24 - i),
+      ...Array.from({ length: 15 }, () => 0),
+    ]);
+    expect(results.filter((r) => r.allowed)).toHaveLength(25);
+    // The first hit goes alone, the 39 that came while it was in flight together.
+    expect(statements).toBe(2);
+    expect((await limiter.hit('auth', subject)).allowed).toBe(false);
   });
 });
 

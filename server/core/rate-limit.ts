@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RateLimitOverride } from './config';
+import { ASYNC_COMMIT } from './db/async-commit';
 import type { SqlRunner } from './db/sql-runner';
 import { ApiError } from './errors';
 import type { RedisFallbacks } from './redis-fallback';
@@ -26,35 +27,75 @@ export interface CounterStore {
 
 export function sqlCounterStore(sql: SqlRunner): CounterStore {
   let calls = 0;
+  /** Adds `hits` to the key's counter (or the member, then hits is 1) in one statement. */
+  const add = async (key: string, windowMs: number, member: string | null, hits: number) => {
+    // One atomic statement: a new window starts when the old one has ended; the row lock of the
+    // upsert makes concurrent hits (and concurrent new members) count one after another. Committed
+    // asynchronously (db/async-commit.ts): a database crash may forget the last fraction of a second of
+    // hits, never more than one window's worth, and every write request no longer waits for a disk flush.
+    const [row] = await sql.query<{ count: number; window_ends: Date | string }>(
+      `INSERT INTO rate_limit_counters (key, count, window_ends, members)
+       VALUES ($1, $4::int, now() + ($2::int * interval '1 millisecond'), CASE WHEN $3::text IS NULL THEN '{}'::text[] ELSE ARRAY[$3::text] END)
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE
+           WHEN rate_limit_counters.window_ends <= now() THEN $4::int
+           WHEN $3::text IS NOT NULL AND $3::text = ANY(rate_limit_counters.members) THEN rate_limit_counters.count
+           ELSE rate_limit_counters.count + $4::int END,
+         members = CASE
+           WHEN rate_limit_counters.window_ends <= now() THEN excluded.members
+           WHEN $3::text IS NULL OR $3::text = ANY(rate_limit_counters.members) THEN rate_limit_counters.members
+           ELSE rate_limit_counters.members || $3::text END,
+         window_ends = CASE WHEN rate_limit_counters.window_ends <= now() THEN excluded.window_ends ELSE rate_limit_counters.window_ends END
+       RETURNING count, window_ends, ${ASYNC_COMMIT} AS async_commit`,
+      [key, windowMs, member, hits],
+      { prepare: true },
+    );
+    // Expired counters are swept now and then rather than on every request.
+    if (++calls % 500 === 0) await sql.query('DELETE FROM rate_limit_counters WHERE window_ends < now()');
+    return { count: Number(row!.count), resetAt: new Date(row!.window_ends).getTime() };
+  };
+
+  // Hits on one key that arrive while that key's statement is in flight go together as the next statement
+  // (count + n): a busy subject (one caller's many concurrent calls) costs a statement per round trip, not per
+  // request, and the row is locked once per group. Each hit still gets its own count, as if they had gone one
+  // after another (the first of n gets count - n + 1). A hit on an idle key goes at once.
+  type Waiting = { resolve: (value: { count: number; resetAt: number }) => void; reject: (error: unknown) => void };
+  const waiting = new Map<string, { windowMs: number; hits: Waiting[] }>();
+  const inFlight = new Set<string>();
+  const flush = (key: string) => {
+    const group = waiting.get(key);
+    if (!group) return;
+    waiting.delete(key);
+    inFlight.add(key);
+    const n = group.hits.length;
+    add(key, group.windowMs, null, n)
+      .then(
+        ({ count, resetAt }) => group.hits.forEach((hit, i) => hit.resolve({ count: count - (n - 1 - i), resetAt })),
+        (error: unknown) => group.hits.forEach((hit) => hit.reject(error)),
+      )
+      .finally(() => {
+        inFlight.delete(key);
+        flush(key);
+      });
+  };
+
   return {
-    async increment(key, windowMs, member) {
-      // One atomic statement: a new window starts when the old one has ended; the row lock of the
-      // upsert makes concurrent hits (and concurrent new members) count one after another.
-      const [row] = await sql.query<{ count: number; window_ends: Date | string }>(
-        `INSERT INTO rate_limit_counters (key, count, window_ends, members)
-         VALUES ($1, 1, now() + ($2::int * interval '1 millisecond'), CASE WHEN $3::text IS NULL THEN '{}'::text[] ELSE ARRAY[$3::text] END)
-         ON CONFLICT (key) DO UPDATE SET
-           count = CASE
-             WHEN rate_limit_counters.window_ends <= now() THEN 1
-             WHEN $3::text IS NOT NULL AND $3::text = ANY(rate_limit_counters.members) THEN rate_limit_counters.count
-             ELSE rate_limit_counters.count + 1 END,
-           members = CASE
-             WHEN rate_limit_counters.window_ends <= now() THEN excluded.members
-             WHEN $3::text IS NULL OR $3::text = ANY(rate_limit_counters.members) THEN rate_limit_counters.members
-             ELSE rate_limit_counters.members || $3::text END,
-           window_ends = CASE WHEN rate_limit_counters.window_ends <= now() THEN excluded.window_ends ELSE rate_limit_counters.window_ends END
-         RETURNING count, window_ends`,
-        [key, windowMs, member ?? null],
-      );
-      // Expired counters are swept now and then rather than on every request.
-      if (++calls % 500 === 0) await sql.query('DELETE FROM rate_limit_counters WHERE window_ends < now()');
-      return { count: Number(row!.count), resetAt: new Date(row!.window_ends).getTime() };
+    increment(key, windowMs, member) {
+      // Distinct members are counted one statement each (whether a member is new is the row's to say).
+      if (member !== undefined) return add(key, windowMs, member, 1);
+      return new Promise((resolve, reject) => {
+        const group = waiting.get(key) ?? { windowMs, hits: [] };
+        group.hits.push({ resolve, reject });
+        waiting.set(key, group);
+        if (!inFlight.has(key)) flush(key);
+      });
     },
     async decrement(key, member) {
       await sql.query(
         member
-          ? 'UPDATE rate_limit_counters SET count = count - 1, members = array_remove(members, $2) WHERE key = $1 AND $2 = ANY(members)'
-          : 'UPDATE rate_limit_counters SET count = count - 1 WHERE key = $1 AND count > 0',
+          ? `UPDATE rate_limit_counters SET count = count - 1, members = array_remove(members, $2) WHERE key = $1 AND $2 = ANY(members)
+             RETURNING ${ASYNC_COMMIT}`
+          : `UPDATE rate_limit_counters SET count = count - 1 WHERE key = $1 AND count > 0 RETURNING ${ASYNC_COMMIT}`,
         member ? [key, member] : [key],
       );
     },

@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../../test/harness';
 import { holdAccount, walletAccount, WORLD_GRANTS } from './accounts';
 import { InsufficientCreditsError, balanceOf, post, transfer } from './ledger';
 import { batchStats } from './ledger-batch';
+import { commitProbe } from '../../test/commit-probe';
 
 // Batched posts (ledger-batch.ts): concurrent posts on the same accounts go in one statement, and every
 // post still gets its own answer, with balances exact to the micro-CLAW.
@@ -151,5 +152,43 @@ describe('batched posts', () => {
       ),
       { seed: 20261124, numRuns: 25 },
     );
+  });
+});
+
+describe('asynchronous commits of posts', () => {
+  const payment = (tag: string, asyncCommit: boolean, batch: boolean) =>
+    post(
+      {
+        reason: 'invocation_payment',
+        refType: 'test',
+        refId: tag,
+        postings: [
+          { account: WORLD_GRANTS, amount: -3n },
+          { account: walletAccount(`0xASYNC${tag}`), amount: 3n },
+        ],
+        asyncCommit,
+        batch,
+      },
+      probe.runner,
+    );
+  let probe: ReturnType<typeof commitProbe>;
+
+  it('a post that asks for it commits asynchronously; any other durably', async () => {
+    probe = commitProbe(sql());
+    await payment('single-async', true, false);
+    await payment('single-durable', false, false);
+    expect(probe.commits).toEqual(['off', 'on']);
+    expect(await balanceOf(walletAccount('0xASYNCsingle-async'), sql())).toBe(3n);
+  });
+
+  it('a batch commits asynchronously only when every post in it may', async () => {
+    probe = commitProbe(sql());
+    // Posts submitted in the same turn go as one batch statement.
+    const before = batchStats.statements;
+    await Promise.all(['a0', 'a1', 'a2', 'a3'].map((tag) => payment(tag, true, true)));
+    await Promise.all(['m0', 'm1', 'm2', 'm3'].map((tag, i) => payment(tag, i !== 2, true)));
+    expect(batchStats.statements - before).toBe(2);
+    expect(probe.commits).toEqual(['off', 'on']);
+    for (const tag of ['a1', 'a3', 'm2', 'm3']) expect(await balanceOf(walletAccount(`0xASYNC${tag}`), sql())).toBe(3n);
   });
 });

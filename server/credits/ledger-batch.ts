@@ -1,3 +1,4 @@
+import { ASYNC_COMMIT } from '../core/db/async-commit';
 import { SqlParams, type Queryable } from '../core/db/sql-runner';
 import { isDatabaseUnavailable } from '../core/db/unavailable';
 
@@ -38,6 +39,8 @@ export interface BatchItem {
   spend?: { wallet: string; amount: bigint; limit: bigint | null };
   unspend?: { wallet: string; amount: bigint; day: Date };
   alongside?: (params: SqlParams, scope: CteScope) => string[];
+  /** May commit without waiting for the disk (ledger.ts, PostInput.asyncCommit). */
+  asyncCommit?: boolean;
 }
 
 /** The most posts in one statement, and the statements in flight at once per database. */
@@ -130,7 +133,12 @@ export function batchStatement(items: BatchItem[]): { sql: string; params: unkno
     const scope: CteScope = { name: (base) => `${base}_b${index}` };
     ctes.push(...(item.alongside?.(p, scope) ?? []));
   });
-  return { sql: `WITH ${ctes.join(',\n')}\n    SELECT (SELECT count(*) FROM txn)::int AS applied`, params: p.values };
+  // One durable post makes the whole batch's commit durable (it is one commit).
+  const asyncCommit = items.every((item) => item.asyncCommit) ? `, ${ASYNC_COMMIT} AS async_commit` : '';
+  return {
+    sql: `WITH ${ctes.join(',\n')}\n    SELECT (SELECT count(*) FROM txn)::int AS applied${asyncCommit}`,
+    params: p.values,
+  };
 }
 
 /** What the batchers of this process did: batch statements committed and the posts they carried (tests, benches). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readTogether, type ReadPart } from '../core/db/read-together';
+import { ASYNC_COMMIT } from '../core/db/async-commit';
 import { SqlParams, type Queryable } from '../core/db/sql-runner';
 import { ApiError } from '../core/errors';
 import { feeOf, microToClaw } from '../core/money';
@@ -47,6 +48,12 @@ export interface PostInput {
    * and settlement). Only without an idempotency key, on a runner outside any transaction (the pool).
    */
   batch?: boolean;
+  /**
+   * Commit without waiting for the disk (core/db/async-commit.ts): only for a post whose loss in a database
+   * crash something else repairs (an invocation's settlement: the stale-invocation sweep refunds it). A batch
+   * commits asynchronously only when every post in it may.
+   */
+  asyncCommit?: boolean;
 }
 
 export class InsufficientCreditsError extends ApiError {}
@@ -91,6 +98,7 @@ export async function post(input: PostInput, runner: Queryable): Promise<{ appli
       spend: input.spend,
       unspend: input.unspend,
       alongside: input.alongside,
+      asyncCommit: input.asyncCommit,
     };
     return batcherFor(runner).submit(item);
   }
@@ -112,6 +120,7 @@ function batcherFor(runner: Queryable): LedgerBatcher {
           spend: item.spend,
           unspend: item.unspend,
           alongside: item.alongside,
+          asyncCommit: item.asyncCommit,
         },
         item.id,
         item.postings,
@@ -183,7 +192,7 @@ async function postOne(
   // Whatever else must happen exactly when the money moves (a record, an event), in the same statement.
   ctes.push(...(input.alongside?.(p, SINGLE_SCOPE) ?? []));
   const sql = `WITH ${ctes.join(',\n')}
-    SELECT (SELECT count(*) FROM txn)::int AS applied`;
+    SELECT (SELECT count(*) FROM txn)::int AS applied${input.asyncCommit ? `, ${ASYNC_COMMIT} AS async_commit` : ''}`;
   const params = p.values;
 
   for (let attempt = 0; ; attempt++) {

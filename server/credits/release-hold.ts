@@ -38,6 +38,8 @@ export interface ReleaseHoldInput {
   alongside?: (params: SqlParams, scope: CteScope) => string[];
   /** Go in a batch with other posts (ledger.ts, `batch`). */
   batch?: boolean;
+  /** Commit without waiting for the disk (ledger.ts, `asyncCommit`). */
+  asyncCommit?: boolean;
 }
 
 /**
@@ -82,6 +84,7 @@ export async function releaseHold(
       unspend: input.refundsSpendOf ? { ...input.refundsSpendOf, amount: released } : undefined,
       alongside: input.alongside,
       batch: input.batch,
+      asyncCommit: input.asyncCommit,
     },
     runner,
   );

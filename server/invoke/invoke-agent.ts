@@ -12,7 +12,7 @@ import { microToClaw } from '../core/money';
 import { database } from '../core/db';
 import { SqlParams } from '../core/db/sql-runner';
 import type { Agent } from '../core/db/generated/client';
-import { eventCte, wake, withEvent } from '../events/emit';
+import { eventCte, wake } from '../events/emit';
 import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
 import { OutboundError, outboundRequest } from '../net/outbound';
@@ -20,6 +20,7 @@ import { currentRuntime } from '../core/runtime';
 import { log } from '../core/log';
 import { recordPartnership } from '../trust/derive-edges';
 import { answerDepthExceeds, MAX_ANSWER_DEPTH } from './answer-depth';
+import { recordFreeCall } from './record-free-calls';
 import { signForwardedRequest } from './sign-forwarded';
 import { clawForUsdc, usdcForClaw, x402Context, type X402Context } from '../x402/context';
 import {
@@ -269,7 +270,6 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
      VALUES (${p.add(id)}, ${p.add(caller.wallet)}, ${p.add(caller.agentId)}::uuid, ${p.add(target.id)}::uuid, ${p.add(target.ownerWallet)},
        ${p.add(fee.toString())}::bigint, 'pending', ${p.add(input.family)}, ${p.add(chargedAt)}::timestamptz)
      RETURNING id`;
-  let recording: Promise<unknown> | null = null;
   if (paid && x402) {
     // The USDC bought CLAW: the price goes into escrow as for a CLAW charge, the rounding's remainder to
     // the caller, the payment's record and the invocation's in the same statement.
@@ -291,22 +291,7 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
       },
       sql,
     );
-  } else if (fee === 0n) {
-    // A free call moves no money: its record is written while the call is forwarded, and must have been
-    // written before the call is settled (below).
-    recording = callerPays(
-      {
-        caller,
-        amount: 0n,
-        to: escrow,
-        reason: 'invocation_charge',
-        ref: { type: 'invocation', id },
-        alongside: (p) => [`invocation AS (${record(p)})`],
-      },
-      sql,
-    );
-    recording.catch(() => {});
-  } else {
+  } else if (fee > 0n) {
     // The charge and the invocation's record are one statement; a 402 leaves no trace.
     try {
       await callerPays(
@@ -345,9 +330,11 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
     outcome = { status: 'error', httpStatus: 0, response: null, error: 'target_unreachable' };
   }
   const durationMs = Math.round(performance.now() - started);
-  if (recording) await recording;
 
-  // Settling the escrow, the invocation's status and its agent.invoked event are one statement.
+  // Settling the escrow, the invocation's status and its agent.invoked event are one statement, committed
+  // asynchronously (core/db/async-commit.ts): readers see it at once; should a database crash lose it, the
+  // invocation is left pending with its fee in escrow and the stale-invocation sweep refunds the caller
+  // (docs/spec-decisions.md, Durability of commits). The charge before the forward stays durable.
   const finish = (p: SqlParams) =>
     `UPDATE invocations SET status = ${p.add(outcome.status)}, http_status = ${p.add(outcome.httpStatus || null)}::int,
        duration_ms = ${p.add(durationMs)}::int, error = ${p.add(outcome.error ?? null)}, completed_at = now()
@@ -364,6 +351,9 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   };
   // An invocation is private: the caller and the target's owner see it (docs/spec-decisions.md).
   const audience = { audience: [caller.wallet, target.ownerWallet] };
+  // A successful call is a partnership edge in the connection graph, written beside the settlement (not after it).
+  const partnership = outcome.status === 'success' && caller.agentId ? recordPartnership(caller.agentId, target.id, sql) : null;
+  partnership?.catch(() => {});
   if (fee > 0n) {
     // Pay the owner, or give the caller everything back (and its daily spend).
     const payee = walletAccount(outcome.status === 'success' ? target.ownerWallet : caller.wallet);
@@ -380,16 +370,35 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
           eventCte(p, scope.name('invocation_event'), 'agent.invoked', event, scope.name('invocation'), audience),
         ],
         batch: groupCommit(),
+        asyncCommit: true,
       },
       sql,
     );
     wake('agent.invoked');
   } else {
-    const p = new SqlParams();
-    await withEvent(sql, p, finish(p), 'agent.invoked', event, audience);
+    // A free call moves no money and has nothing to settle: its record, already final, and its event are
+    // written once it is answered, with the other free calls' in flight (docs/spec-decisions.md, What a call waits for).
+    await recordFreeCall(
+      {
+        id,
+        callerWallet: caller.wallet,
+        callerAgentId: caller.agentId ?? null,
+        targetAgentId: target.id,
+        targetWallet: target.ownerWallet,
+        status: outcome.status,
+        httpStatus: outcome.httpStatus || null,
+        durationMs,
+        error: outcome.error ?? null,
+        family: input.family,
+        createdAt: chargedAt,
+        event,
+        audience: audience.audience,
+      },
+      sql,
+      groupCommit(),
+    );
   }
-  // A successful call is a partnership edge in the connection graph.
-  if (outcome.status === 'success' && caller.agentId) await recordPartnership(caller.agentId, target.id, sql);
+  await partnership;
 
   const stored: StoredInvocation = {
     invocation_id: id,

@@ -1,4 +1,5 @@
 import { sharedState } from '../core/shared-state';
+import { ASYNC_COMMIT } from '../core/db/async-commit';
 import type { Queryable } from '../core/db/sql-runner';
 import { endorserStandingSql } from './endorser-standing';
 
@@ -80,7 +81,9 @@ const SATURATED_MAX = 100_000;
 /**
  * A successful invocation adds 0.1 to the caller -> target partnership edge, as deriveEdgesInto
  * would compute from the invocations table, without recounting them on the hot path.
- * Returns true when the edge is new (the two agents' connection counts changed).
+ * Returns true when the edge is new (the two agents' connection counts changed). Committed asynchronously
+ * (core/db/async-commit.ts: run it on the pool, not in a transaction): a derived figure that
+ * deriveEdgesInto recomputes from the invocations.
  */
 export async function recordPartnership(callerAgentId: string, targetAgentId: string, runner: Queryable): Promise<boolean> {
   if (callerAgentId === targetAgentId) return false;
@@ -93,7 +96,7 @@ export async function recordPartnership(callerAgentId: string, targetAgentId: st
      ON CONFLICT (source_agent_id, target_agent_id, type) DO UPDATE
        SET strength = LEAST(1.0, trust_edges.strength + 0.1), updated_at = now()
        WHERE trust_edges.strength < 1.0
-     RETURNING strength, (xmax = 0) AS inserted`,
+     RETURNING strength, (xmax = 0) AS inserted, ${ASYNC_COMMIT} AS async_commit`,
     [callerAgentId, targetAgentId],
   );
   if (!row || Number(row.strength) >= 0.999) {
