@@ -12,6 +12,7 @@ import { PrismaClient } from './generated/client';
 import { deployMigrations } from './migrations';
 import { openReplica, routedPrisma, routedSql, type Replica } from './replica';
 import { pgliteRunner, poolRunner, type SqlRunner } from './sql-runner';
+import { SESSION_OPTIONS } from './session-options';
 
 export interface Database {
   kind: 'pglite' | 'postgres';
@@ -173,7 +174,7 @@ async function openPostgres(databaseUrl: string, replicaOptions: { url?: string;
     // can find this service's connections in pg_stat_activity.
     connectionTimeoutMillis: 5000,
     application_name: applicationName(schema),
-    options: `-c search_path="${schema}"`,
+    options: `-c search_path="${schema}" ${SESSION_OPTIONS}`,
     onConnect: async (client) => {
       client.on('notification', onNotification);
       await client.query(`LISTEN ${channel}`);
