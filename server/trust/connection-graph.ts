@@ -55,7 +55,7 @@ interface NodeRow extends TrustCountRow {
   name: string;
 }
 
-/** The answer once its nodes (a relation `n` with an `id` column) are known, as columns of one row. */
+/** What the answer reads once its nodes are known (answerAround). */
 interface AnswerRow {
   /** Every edge among the nodes (a cycle or a cross-link found at the last hop included), strongest first. */
   among: EdgeRow[];
