@@ -1,6 +1,7 @@
 import { ASYNC_COMMIT } from '../core/db/async-commit';
 import { SqlParams, type Queryable } from '../core/db/sql-runner';
 import { isDatabaseUnavailable } from '../core/db/unavailable';
+import { GroupQueue, type Queued } from '../core/group-queue';
 
 // Group commit for the ledger's hottest statements (issue 22, item 2: paid calls). Every paid call
 // debits its caller's wallet and credits the target owner's wallet: with many calls in flight those
@@ -144,11 +145,7 @@ export function batchStatement(items: BatchItem[]): { sql: string; params: unkno
 /** What the batchers of this process did: batch statements committed and the posts they carried (tests, benches). */
 export const batchStats = { statements: 0, posts: 0, fallbacks: 0 };
 
-interface Pending {
-  item: BatchItem;
-  resolve: (value: { applied: boolean; transactionId: string }) => void;
-  reject: (error: unknown) => void;
-}
+type Pending = Queued<BatchItem, { applied: boolean; transactionId: string }>;
 
 function isRetryable(error: unknown): boolean {
   const code = (error as { code?: string })?.code;
@@ -157,9 +154,11 @@ function isRetryable(error: unknown): boolean {
 
 /** Groups the posts submitted on one runner while statements are in flight (see the top of this file). */
 export class LedgerBatcher {
-  private queue: Pending[] = [];
-  private inFlight = 0;
-  private scheduled = false;
+  // Posts submitted in the same turn of the event loop go together; nothing waits when the database is idle.
+  private readonly queue = new GroupQueue<BatchItem, { applied: boolean; transactionId: string }>(
+    { maxInFlight: BATCH_MAX_IN_FLIGHT, maxItems: BATCH_MAX_ITEMS },
+    (batch) => this.run(batch),
+  );
 
   constructor(
     private readonly runner: Queryable,
@@ -168,27 +167,7 @@ export class LedgerBatcher {
   ) {}
 
   submit(item: BatchItem): Promise<{ applied: boolean; transactionId: string }> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
-      this.schedule();
-    });
-  }
-
-  private schedule(): void {
-    if (this.scheduled || this.inFlight >= BATCH_MAX_IN_FLIGHT || this.queue.length === 0) return;
-    this.scheduled = true;
-    // Posts submitted in the same turn of the event loop go together; nothing waits when the database is idle.
-    queueMicrotask(() => {
-      this.scheduled = false;
-      while (this.inFlight < BATCH_MAX_IN_FLIGHT && this.queue.length > 0) {
-        const batch = this.queue.splice(0, BATCH_MAX_ITEMS);
-        this.inFlight++;
-        void this.run(batch).finally(() => {
-          this.inFlight--;
-          this.schedule();
-        });
-      }
-    });
+    return this.queue.submit(item);
   }
 
   private async run(batch: Pending[]): Promise<void> {

@@ -1,6 +1,7 @@
 import { ASYNC_COMMIT } from '../core/db/async-commit';
 import type { Queryable } from '../core/db/sql-runner';
 import { isDatabaseUnavailable } from '../core/db/unavailable';
+import { GroupQueue, type Queued } from '../core/group-queue';
 import { audienceOf, wake } from '../events/emit';
 
 // A free call's record and its agent.invoked event, written once it is answered (invoke-agent.ts). Under load the
@@ -73,49 +74,26 @@ export function freeCallsStatement(calls: FreeCall[]): { sql: string; params: un
   };
 }
 
-interface Pending {
-  call: FreeCall;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
+type Pending = Queued<FreeCall, void>;
 
 /** What the recorders of this process did: statements and the records they carried (tests, benches). */
 export const freeCallStats = { statements: 0, records: 0 };
 
 /** Groups the free calls recorded on one runner while statements are in flight. */
 class FreeCallRecorder {
-  private queue: Pending[] = [];
-  private inFlight = 0;
-  private scheduled = false;
+  private readonly queue = new GroupQueue<FreeCall, void>({ maxInFlight: MAX_IN_FLIGHT, maxItems: MAX_ITEMS }, (group) =>
+    this.run(group),
+  );
 
   constructor(private readonly runner: Queryable) {}
 
   record(call: FreeCall): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ call, resolve, reject });
-      this.schedule();
-    });
-  }
-
-  private schedule(): void {
-    if (this.scheduled || this.inFlight >= MAX_IN_FLIGHT || this.queue.length === 0) return;
-    this.scheduled = true;
-    queueMicrotask(() => {
-      this.scheduled = false;
-      while (this.inFlight < MAX_IN_FLIGHT && this.queue.length > 0) {
-        const group = this.queue.splice(0, MAX_ITEMS);
-        this.inFlight++;
-        void this.run(group).finally(() => {
-          this.inFlight--;
-          this.schedule();
-        });
-      }
-    });
+    return this.queue.submit(call);
   }
 
   private async run(group: Pending[]): Promise<void> {
     try {
-      const { sql, params } = freeCallsStatement(group.map((pending) => pending.call));
+      const { sql, params } = freeCallsStatement(group.map((pending) => pending.item));
       // One text whatever the group's size: prepared once per pooled connection.
       await this.runner.query(sql, params, { prepare: true });
       freeCallStats.statements++;
