@@ -92,6 +92,16 @@ async function readAndApply(wallet: Address): Promise<Tier> {
   return tier;
 }
 
+/** The reading, or null when it takes longer than TIER_READ_WAIT_MS (it goes on; the caller decides what then). */
+async function withinReadWait(reading: Promise<Tier>): Promise<Tier | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const slow = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), TIER_READ_WAIT_MS);
+    timer.unref();
+  });
+  return Promise.race([reading, slow]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Sign-in's reading: the wallet's tier from the chain now, whatever the cache holds (as refreshTier), without
  * storing it: sign-in's own statement returns the tiers the wallet's agents show, and the caller stores the
@@ -105,12 +115,7 @@ export async function readTierNow(wallet: Address): Promise<Tier | null> {
     if (!(await chainIfEnabled())?.addresses.platformToken) return null;
     tierCache().delete(cacheKey(wallet));
     const reading = tierCache().get(cacheKey(wallet), async () => (await readFromChain(wallet)) ?? 'none');
-    let timer: NodeJS.Timeout | undefined;
-    const slow = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), TIER_READ_WAIT_MS);
-      timer.unref();
-    });
-    const tier = await Promise.race([reading, slow]).finally(() => clearTimeout(timer));
+    const tier = await withinReadWait(reading);
     if (tier !== null) return tier;
     reading.then((late) => applyTier(wallet, late)).catch(() => undefined);
     log.warn({ wallet }, 'tier read from the chain is slow; using the stored tier');
@@ -133,12 +138,7 @@ export async function tierOfWallet(wallet: Address): Promise<Tier> {
     // A slow node must not hold up sign-in or a gate: after TIER_READ_WAIT_MS the stored tier
     // answers, and the reading, when it arrives, updates the agents and the cache.
     const reading = tierCache().get(cacheKey(wallet), () => readAndApply(wallet));
-    let timer: NodeJS.Timeout | undefined;
-    const slow = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), TIER_READ_WAIT_MS);
-      timer.unref();
-    });
-    const tier = await Promise.race([reading, slow]).finally(() => clearTimeout(timer));
+    const tier = await withinReadWait(reading);
     if (tier !== null) return tier;
     reading.catch(() => undefined);
     log.warn({ wallet }, 'tier read from the chain is slow; using the stored tier');
