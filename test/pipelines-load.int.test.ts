@@ -13,8 +13,10 @@ import { forkServer, type ServerProcess } from './load/fork-server';
 // 600 MB resident. On PGlite the database engine runs inside the server process: it alone keeps the
 // idle process near 600 MB (PGlite's and Prisma's wasm) and its queries run on the server's thread,
 // so there the test bounds what the fix controls: the growth of resident memory under the load
-// (300 MB: PGlite's heap itself grows about 150 MB with the runs it stores in 30 s; the amplification
-// added 1.3-2 GB) and health at p99 under 1.5 s (it took 3-11 s).
+// (500 MB: PGlite's heap grows with the runs it stores, and since free calls write nothing before their
+// forward the loops make about 2,400 runs in 30 s, after which the growth measured 107-316 MB with the
+// garbage collector's timing; the amplification added 1.3-2 GB) and health at p99 under 1.5 s (it took
+// 3-11 s). The server runs with `npm start`'s node arguments and malloc setting (load/fork-server.ts).
 // PIPELINE_LOAD_SECONDS (default 30, the issue's duration) shortens it for a quick local run.
 
 const SECONDS = Number(process.env.PIPELINE_LOAD_SECONDS ?? 30);
@@ -23,7 +25,7 @@ const REFERENCES = 740; // as many "/steps/b" as input_mapping's 8 KiB holds
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const HEALTH_P99_MS = onPostgres ? 200 : 1500;
 const RSS_LIMIT = 600 * 1024 * 1024;
-const RSS_GROWTH_LIMIT = 300 * 1024 * 1024;
+const RSS_GROWTH_LIMIT = 500 * 1024 * 1024;
 
 let target: Server;
 let server: ServerProcess<{ runUrl: string; healthUrl: string; token: string; idleRss: number }>;

@@ -5,6 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { startTestApp, type TestApp } from '../harness';
+import { SERVER_ENV_DEFAULTS, SERVER_NODE_ARGS } from '../../scripts/server-env.mjs';
 
 export interface ServerProcess<Ready> {
   child: ChildProcess;
@@ -40,9 +41,10 @@ export async function forkServer<Ready>(
       url.searchParams.set('schema', schemaApp.database.kind === 'postgres' ? schemaApp.database.schema : '');
       childEnv.DATABASE_URL = url.toString();
     }
+    // as `npm start` runs server.ts (scripts/server-env.mjs): its memory is what these tests bound
     const started = fork(path.join(import.meta.dirname, script), [inject('pgliteTemplate'), ...args], {
-      execArgv: ['--import', 'tsx'],
-      env: childEnv,
+      execArgv: SERVER_NODE_ARGS,
+      env: { MALLOC_ARENA_MAX: SERVER_ENV_DEFAULTS.MALLOC_ARENA_MAX, ...childEnv },
       stdio: 'inherit',
     });
     child = started;
