@@ -123,8 +123,9 @@ describe.skipIf(!onPostgres)(
 
       await Promise.all(
         Array.from({ length: WORKERS }, async (_, w) => {
-          const me = await member(w, 200);
-          const peer = await member(w + 1, 200);
+          // enough for every round the workload can make in its time (the router answers a paid call in a few ms)
+          const me = await member(w, 2000);
+          const peer = await member(w + 1, 2000);
           for (let round = 0; Date.now() < deadline; round++) {
             const base = bases()[(w + round) % bases().length]!;
             const expect2xx = (what: string, answer: Answer) => {
