@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { runningRuntime } from '../core/runtime';
 import { verifyContractSignature } from '../chain/contract-signatures';
-import { getAddress, hashMessage, hexToBytes, keccak256, recoverMessageAddress, type Address, type Hex } from 'viem';
+import { hexToBytes, recoverMessageAddress, type Address, type Hex } from 'viem';
+import { addressOfPublicKey, checksumAddress, personalMessageDigest } from './keccak';
 
 // EIP-191 personal_sign verification. The native libsecp256k1 addon (prebuilt in its npm package)
 // recovers a key in ~0.06 ms; viem's pure-JS path takes ~1.5 ms and is the fallback.
@@ -57,9 +58,8 @@ export async function recoverSigner(message: string, signature: string): Promise
   try {
     const native = signatureBackend() === 'native' ? nativeAddon : null;
     if (native) {
-      const digest = hexToBytes(hashMessage(message));
-      const publicKey = native.ecdsaRecover(bytes.subarray(0, 64), recid, digest, false);
-      return getAddress(`0x${keccak256(publicKey.subarray(1)).slice(-40)}`);
+      const publicKey = native.ecdsaRecover(bytes.subarray(0, 64), recid, personalMessageDigest(message), false);
+      return checksumAddress(addressOfPublicKey(publicKey));
     }
     return await recoverMessageAddress({ message, signature: signature as Hex });
   } catch {
