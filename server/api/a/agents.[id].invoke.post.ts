@@ -28,7 +28,8 @@ export default endpoint({
     502: 'Target error (refunded)',
     504: 'Target timeout (refunded)',
   },
-  async handler({ caller, params, body, request }) {
+  async handler(input) {
+    const { caller, params, body } = input;
     // Nobody can bill someone else's wallet.
     if (body.caller_wallet !== caller.wallet) {
       throw new ApiError('forbidden', 'caller_wallet must be the wallet that authenticated this request');
@@ -39,7 +40,8 @@ export default endpoint({
       timeoutMs: body.timeout_ms,
       family: 'a',
       maxFee: body.max_price_claw,
-      request,
+      // read only for a priced call (the web Request is built on first use)
+      request: () => input.request,
     });
     return reply(
       200,

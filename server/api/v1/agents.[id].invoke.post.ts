@@ -31,14 +31,16 @@ export default endpoint({
     502: 'Target returned an error (refunded)',
     504: 'Target timed out (refunded)',
   },
-  async handler({ caller, params, query, body, request }) {
+  async handler(input) {
+    const { caller, params, query, body } = input;
     const result = await invokeAgent(caller, {
       target: params.id,
       payload: body,
       timeoutMs: currentRuntime().config.INVOKE_TIMEOUT_MS,
       family: 'b',
       maxFee: query.max_price_claw,
-      request,
+      // read only for a priced call (the web Request is built on first use)
+      request: () => input.request,
     });
     return reply(
       200,
