@@ -1,3 +1,4 @@
+import { ASYNC_COMMIT } from '../core/db/async-commit';
 import type { Database } from '../core/db/open';
 import type { Queryable } from '../core/db/sql-runner';
 import { log } from '../core/log';
@@ -76,7 +77,9 @@ const GATED_EVENTS = Object.entries(EVENT_MIN_TIER)
 /**
  * Turns the log's new events into deliveries: how many events it consumed and deliveries it made.
  * One statement: it locks the cursor row (a second instance waits, then reads the advanced cursor),
- * matches the events after it to the active webhooks and moves the cursor past them.
+ * matches the events after it to the active webhooks and moves the cursor past them. Its commit is
+ * asynchronous (async-commit.ts): a database crash that lost it loses the deliveries and the cursor's move
+ * together, so the next pass makes them again (and any later durable commit, a claim's, flushes it first).
  */
 export async function fanOut(database: Database): Promise<{ consumed: number; created: number }> {
   const [result] = await database.sql.query<{ cursor: string | null; consumed: number; last: string | null; created: number }>(
@@ -101,8 +104,9 @@ export async function fanOut(database: Database): Promise<{ consumed: number; cr
      )
      SELECT (SELECT last_id FROM cur)::text AS cursor, (SELECT count(*) FROM ev)::int AS consumed,
        (SELECT max(id) FROM ev)::text AS last, (SELECT count(*) FROM matched)::int AS created,
-       (SELECT count(*) FROM moved)::int AS moved`,
+       (SELECT count(*) FROM moved)::int AS moved, ${ASYNC_COMMIT} AS async_commit`,
     [GATED_EVENTS],
+    { prepare: true },
   );
   if (result?.cursor === null || result?.cursor === undefined) {
     // First pass on this database: the cursor starts before the first event.
@@ -471,14 +475,23 @@ export async function runWebhooks(
 }
 
 /**
- * Fans out whenever an event is committed (change notice, a hint) and every `everyMs` as a fallback
- * (fan-outs never overlap on one instance), and hands what is due to the instance's sender without
- * waiting for it: slow receivers never hold up the next fan-out. Returns a function that stops it.
+ * How long the events committed meanwhile wait for their fan-out, at most: one pass takes every event committed
+ * in the window. A commit's notice reaches this instance once per listening connection (open.ts), and under load
+ * events commit faster than passes run: a pass per notice was a fan-out statement per event, or more.
+ */
+export const FAN_OUT_WINDOW_MS = 10;
+
+/**
+ * Fans out whenever an event is committed (change notice, a hint; the notices of FAN_OUT_WINDOW_MS make one pass)
+ * and every `everyMs` as a fallback (fan-outs never overlap on one instance), and hands what is due to the
+ * instance's sender without waiting for it: slow receivers never hold up the next fan-out. Returns a function
+ * that stops it.
  */
 export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => void {
   let running = false;
   let again = false;
   let full = false;
+  let waiting: NodeJS.Timeout | undefined;
   // `timed`: the fallback pass, which also sends retries that came due; a pass for a committed event
   // sends only what its fan-out made.
   const pass = async (timed: boolean) => {
@@ -506,12 +519,18 @@ export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => void
       running = false;
     }
   };
-  const stop = runtime.changes.on('event', () => void pass(false));
+  const stop = runtime.changes.on('event', () => {
+    waiting ??= setTimeout(() => {
+      waiting = undefined;
+      void pass(false);
+    }, FAN_OUT_WINDOW_MS);
+  });
   const timer = setInterval(() => void pass(true), everyMs);
   timer.unref();
   void pass(true);
   return () => {
     stop();
+    clearTimeout(waiting);
     clearInterval(timer);
     senders().get(runtime.database)?.stop();
   };
