@@ -12,7 +12,7 @@ import { PrismaClient } from './generated/client';
 import { deployMigrations } from './migrations';
 import { openReplica, routedPrisma, routedSql, type Replica } from './replica';
 import { pgliteRunner, poolRunner, type SqlRunner } from './sql-runner';
-import { SESSION_OPTIONS } from './session-options';
+import { POOL_IDLE_MS, SESSION_OPTIONS } from './session-options';
 
 export interface Database {
   kind: 'pglite' | 'postgres';
@@ -173,6 +173,7 @@ async function openPostgres(databaseUrl: string, replicaOptions: { url?: string;
     // than queueing it forever; backends carry the schema's name so operators (and the fault tests)
     // can find this service's connections in pg_stat_activity.
     connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: POOL_IDLE_MS,
     application_name: applicationName(schema),
     options: `-c search_path="${schema}" ${SESSION_OPTIONS}`,
     onConnect: async (client) => {

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { log } from '../log';
 import { PrismaClient } from './generated/client';
 import { pgQuery, type QueryOptions, type SqlRunner } from './sql-runner';
-import { SESSION_OPTIONS } from './session-options';
+import { POOL_IDLE_MS, SESSION_OPTIONS } from './session-options';
 
 // A PostgreSQL read replica (DATABASE_REPLICA_URL; docs/deploy.md, docs/spec-decisions.md). Public
 // reads (server/core/db/read-scope.ts) send their read-only queries here; everything else, and any
@@ -71,6 +71,7 @@ export function openReplica(options: {
     max: 10,
     // A replica that does not answer is given up on quickly: the primary answers instead.
     connectionTimeoutMillis: 2000,
+    idleTimeoutMillis: POOL_IDLE_MS,
     application_name: options.applicationName,
     options: `-c search_path="${options.schema}" ${SESSION_OPTIONS}`,
   });
