@@ -31,6 +31,8 @@ export interface HandlerInput<P, Q, B, A extends AuthSpec, H = undefined> extend
   headers: Out<H>;
   /** The HTTP request the call came in (for a call inside a tRPC or JSON-RPC batch: the batch's request). */
   request: Request;
+  /** A header of that request, read without building `request` where the door need not (the REST door). */
+  header(name: string): string | null;
   requestId: string;
 }
 

@@ -179,6 +179,10 @@ class DeclaredInput implements RequestInput<unknown, unknown, unknown> {
   get request(): Request {
     return this.#call.request;
   }
+
+  header(name: string): string | null {
+    return (this.#call.headers ?? this.#call.request.headers).get(name);
+  }
 }
 
 /** An endpoint without rate limits counts nothing. */

@@ -73,12 +73,12 @@ export interface InvokeInput {
    */
   maxFee?: bigint;
   /**
-   * The HTTP request, for x402 (docs/payments.md): with a PAYMENT-SIGNATURE header the price is paid in
-   * USDC instead of CLAW; a caller who cannot pay in CLAW gets a 402 with a PAYMENT-REQUIRED offer. Read only
-   * for a priced call: the REST door builds the web Request on first use (0.1 ms of a paid call's CPU), and a
-   * free call needs none.
+   * The HTTP request, for x402 (docs/payments.md): with a PAYMENT-SIGNATURE header (`header`) the price is paid
+   * in USDC instead of CLAW; a caller who cannot pay in CLAW gets a 402 with a PAYMENT-REQUIRED offer. The REST
+   * door builds the web Request on first use (0.1 ms of a paid call's CPU): it is read only when one of those
+   * happens.
    */
-  request?: () => Request;
+  http?: { header(name: string): string | null; request(): Request };
 }
 
 export interface InvokeResult {
@@ -247,11 +247,11 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   const chargedAt = new Date();
 
   // x402: the price paid in USDC (settled before anything is forwarded, so no call runs unpaid).
-  const request = fee > 0n ? input.request?.() : undefined;
-  const x402 = request && hasPayment(request) ? await x402Context() : null;
+  const http = fee > 0n ? input.http : undefined;
+  const x402 = http && hasPayment({ get: (name) => http.header(name) }) ? await x402Context() : null;
   let paid: { payment: AcceptedPayment; headers: Record<string, string> } | null = null;
-  if (x402 && request) {
-    const resource = invocationResource(x402, request, target, fee);
+  if (x402 && http) {
+    const resource = invocationResource(x402, http.request(), target, fee);
     const accepted = await acceptPayment(x402, resource, caller.wallet);
     if (accepted.kind === 'replay') {
       const stored = accepted.body as StoredInvocation;
@@ -315,9 +315,9 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
       // Cannot pay in CLAW: the same 402, offering the price in USDC over x402.
       // (Not for a spend policy's refusal: paying in USDC would go around the owner's policy.)
       const cannotPay = error instanceof ApiError && ['insufficient_credits', 'daily_limit_exceeded'].includes(error.code);
-      if (cannotPay && request) {
+      if (cannotPay && http) {
         const context = await x402Context();
-        throw context ? await offerX402(error, context, invocationResource(context, request, target, fee)) : error;
+        throw context ? await offerX402(error, context, invocationResource(context, http.request(), target, fee)) : error;
       }
       throw error;
     }

@@ -13,7 +13,7 @@ export const analysisResource = (context: X402Context, request: Request): PaidRe
 
 /** The x402 setup when this request carries a payment that x402 can take; null otherwise. */
 export async function paidAnalysisContext(request: Request | undefined): Promise<X402Context | null> {
-  if (!request || !hasPayment(request)) return null;
+  if (!request || !hasPayment(request.headers)) return null;
   return x402Context();
 }
 

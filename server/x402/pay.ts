@@ -38,8 +38,8 @@ export interface AcceptedPayment {
   settlement: SettleResponse | null;
 }
 
-export function hasPayment(request: Request): boolean {
-  return request.headers.has(PAYMENT_SIGNATURE) || request.headers.has('x-payment');
+export function hasPayment(headers: Pick<Headers, 'get'>): boolean {
+  return headers.get(PAYMENT_SIGNATURE) !== null || headers.get('x-payment') !== null;
 }
 
 const DECLARED = () => ({ 'payment-identifier': declarePaymentIdentifierExtension(false) });

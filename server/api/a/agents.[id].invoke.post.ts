@@ -40,8 +40,7 @@ export default endpoint({
       timeoutMs: body.timeout_ms,
       family: 'a',
       maxFee: body.max_price_claw,
-      // read only for a priced call (the web Request is built on first use)
-      request: () => input.request,
+      http: { header: (name) => input.header(name), request: () => input.request },
     });
     return reply(
       200,

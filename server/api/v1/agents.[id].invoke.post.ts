@@ -39,8 +39,7 @@ export default endpoint({
       timeoutMs: currentRuntime().config.INVOKE_TIMEOUT_MS,
       family: 'b',
       maxFee: query.max_price_claw,
-      // read only for a priced call (the web Request is built on first use)
-      request: () => input.request,
+      http: { header: (name) => input.header(name), request: () => input.request },
     });
     return reply(
       200,
