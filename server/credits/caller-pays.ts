@@ -1,7 +1,7 @@
 import { SqlParams, type Queryable } from '../core/db/sql-runner';
 import { walletAccount } from './accounts';
 import { post, splitPostings, type Posting } from './ledger';
-import { SINGLE_SCOPE, type CteScope } from './ledger-batch';
+import { alongsideCtes, SINGLE_SCOPE, type Alongside, type CteScope } from './ledger-batch';
 import { approvalAlreadyUsed, approvalUseCtes, checkSpendPolicy, isApprovalReuse, type Payee } from './spend-policy';
 
 // "The caller pays": one helper for every place that moves CLAW out of a caller's wallet (an
@@ -48,7 +48,7 @@ export interface CallerPaysInput {
    * Data-modifying CTEs to run in the same statement as the payment; they may refer to `txn`
    * (empty when an idempotency key made this a no-op). See post()'s `alongside` and `batch`.
    */
-  alongside?: (params: SqlParams, scope: CteScope) => string[];
+  alongside?: Alongside;
   /** Go in a batch with other posts (ledger.ts, `batch`); a spend that uses an approval goes alone. */
   batch?: boolean;
 }
@@ -65,7 +65,7 @@ export async function callerPays(
   if (input.amount === 0n) {
     // Nothing to pay: the rest still happens, once, in one statement.
     const p = new SqlParams();
-    const ctes = input.alongside?.(p, SINGLE_SCOPE) ?? [];
+    const ctes = alongsideCtes(input.alongside, p, SINGLE_SCOPE);
     if (ctes.length > 0) await runner.query(`WITH txn AS (SELECT NULL::uuid AS id), ${ctes.join(',\n')} SELECT 1`, p.values);
     return { applied: true, transactionId: null };
   }
@@ -83,7 +83,7 @@ export async function callerPays(
         ]
       : splitPostings(from, input.amount, input.to.shares, input.to.fee, input.to.remainderTo);
   const alongside = approvalId
-    ? (p: SqlParams, scope: CteScope) => [...(input.alongside?.(p, scope) ?? []), ...approvalUseCtes(p, approvalId)]
+    ? (p: SqlParams, scope: CteScope) => [...alongsideCtes(input.alongside, p, scope), ...approvalUseCtes(p, approvalId)]
     : input.alongside;
   try {
     return await post(

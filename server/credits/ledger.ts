@@ -5,7 +5,7 @@ import { SqlParams, type Queryable } from '../core/db/sql-runner';
 import { ApiError } from '../core/errors';
 import { feeOf, microToClaw } from '../core/money';
 import { accountKind } from './accounts';
-import { LedgerBatcher, SINGLE_SCOPE, type BatchItem, type CteScope } from './ledger-batch';
+import { alongsideCtes, LedgerBatcher, SINGLE_SCOPE, type Alongside, type BatchItem } from './ledger-batch';
 
 // The double-entry ledger. Every movement is one SQL statement: the account updates, the
 // transaction row, its postings and the daily-spend counter commit together or not at all,
@@ -39,9 +39,10 @@ export interface PostInput {
   /**
    * Extra data-modifying CTEs to run in the same statement, so they happen exactly when the
    * money moves. They may refer to `txn` (empty when an idempotency key made this a no-op); a
-   * batched post's CTEs are named through `scope` and do not refer to `txn`.
+   * batched post's CTEs are named through `scope` and do not refer to `txn`. Rows of a kind (ledger-batch.ts,
+   * RowsKind) go together in a batch.
    */
-  alongside?: (params: SqlParams, scope: CteScope) => string[];
+  alongside?: Alongside;
   /**
    * Go with the other batched posts on this runner that are waiting for the statement in flight
    * (ledger-batch.ts): for the hot paths where many posts touch the same accounts (a paid call's charge
@@ -190,7 +191,7 @@ async function postOne(
       RETURNING spent)`);
   }
   // Whatever else must happen exactly when the money moves (a record, an event), in the same statement.
-  ctes.push(...(input.alongside?.(p, SINGLE_SCOPE) ?? []));
+  ctes.push(...alongsideCtes(input.alongside, p, SINGLE_SCOPE));
   const sql = `WITH ${ctes.join(',\n')}
     SELECT (SELECT count(*) FROM txn)::int AS applied${input.asyncCommit ? `, ${ASYNC_COMMIT} AS async_commit` : ''}`;
   const params = p.values;

@@ -1,7 +1,7 @@
 import { SqlParams, type Queryable } from '../core/db/sql-runner';
 import { holdAccount } from './accounts';
 import { post, type Posting } from './ledger';
-import { SINGLE_SCOPE, type CteScope } from './ledger-batch';
+import { alongsideCtes, SINGLE_SCOPE, type Alongside } from './ledger-batch';
 
 // "The hold releases": one helper for every place that moves CLAW out of an escrow account
 // (`hold:<type>:<id>`), the counterpart of callerPays(). A job's bounty to the winner and the fee
@@ -35,7 +35,7 @@ export interface ReleaseHoldInput {
    * Data-modifying CTEs to run in the same statement as the release; they may refer to `txn`
    * (empty when an idempotency key made this a no-op). See post()'s `alongside` and `batch`.
    */
-  alongside?: (params: SqlParams, scope: CteScope) => string[];
+  alongside?: Alongside;
   /** Go in a batch with other posts (ledger.ts, `batch`). */
   batch?: boolean;
   /** Commit without waiting for the disk (ledger.ts, `asyncCommit`). */
@@ -56,7 +56,7 @@ export async function releaseHold(
   const released = payees.reduce((total, payee) => total + payee.amount, 0n);
   if (released === 0n) {
     const p = new SqlParams();
-    const ctes = input.alongside?.(p, SINGLE_SCOPE) ?? [];
+    const ctes = alongsideCtes(input.alongside, p, SINGLE_SCOPE);
     if (ctes.length > 0) await runner.query(`WITH txn AS (SELECT NULL::uuid AS id), ${ctes.join(',\n')} SELECT 1`, p.values);
     return { applied: true, released, transactionId: null };
   }

@@ -12,7 +12,7 @@ import { microToClaw } from '../core/money';
 import { database } from '../core/db';
 import { SqlParams } from '../core/db/sql-runner';
 import type { Agent } from '../core/db/generated/client';
-import { eventCte, wake } from '../events/emit';
+import { wake } from '../events/emit';
 import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
 import { OutboundError, outboundRequest } from '../net/outbound';
@@ -20,6 +20,7 @@ import { currentRuntime } from '../core/runtime';
 import { log } from '../core/log';
 import { recordPartnership } from '../trust/derive-edges';
 import { answerDepthExceeds, MAX_ANSWER_DEPTH } from './answer-depth';
+import { INVOCATION_CHARGES, INVOCATION_SETTLEMENTS, type InvocationCharge, type InvocationSettlement } from './invocation-rows';
 import { recordFreeCall } from './record-free-calls';
 import { signForwardedRequest } from './sign-forwarded';
 import { clawForUsdc, usdcForClaw, x402Context, type X402Context } from '../x402/context';
@@ -305,7 +306,19 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
           reason: 'invocation_charge',
           payee: { agentId: target.id, wallet: target.ownerWallet },
           ref: { type: 'invocation', id },
-          alongside: (p, scope) => [`${scope.name('invocation')} AS (${record(p)})`],
+          alongside: {
+            kind: INVOCATION_CHARGES,
+            row: {
+              id,
+              callerWallet: caller.wallet,
+              callerAgentId: caller.agentId ?? null,
+              targetAgentId: target.id,
+              targetWallet: target.ownerWallet,
+              fee,
+              family: input.family,
+              createdAt: chargedAt,
+            } satisfies InvocationCharge,
+          },
           // With the other calls' charges and settlements waiting for the statement in flight (ledger-batch.ts).
           batch: groupCommit(),
         },
@@ -338,10 +351,6 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   // asynchronously (core/db/async-commit.ts): readers see it at once; should a database crash lose it, the
   // invocation is left pending with its fee in escrow and the stale-invocation sweep refunds the caller
   // (docs/spec-decisions.md, Durability of commits). The charge before the forward stays durable.
-  const finish = (p: SqlParams) =>
-    `UPDATE invocations SET status = ${p.add(outcome.status)}, http_status = ${p.add(outcome.httpStatus || null)}::int,
-       duration_ms = ${p.add(durationMs)}::int, error = ${p.add(outcome.error ?? null)}, completed_at = now()
-     WHERE id = ${p.add(id)} AND status = 'pending' RETURNING id`;
   const event = {
     invocation_id: id,
     agent_id: target.id,
@@ -368,10 +377,18 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
         ref: { type: 'invocation', id },
         // A call paid over x402 counted nothing against the daily CLAW spend.
         refundsSpendOf: outcome.status === 'success' || paid ? undefined : { wallet: caller.wallet, day: chargedAt },
-        alongside: (p, scope) => [
-          `${scope.name('invocation')} AS (${finish(p)})`,
-          eventCte(p, scope.name('invocation_event'), 'agent.invoked', event, scope.name('invocation'), audience),
-        ],
+        alongside: {
+          kind: INVOCATION_SETTLEMENTS,
+          row: {
+            id,
+            status: outcome.status,
+            httpStatus: outcome.httpStatus || null,
+            durationMs,
+            error: outcome.error ?? null,
+            event,
+            audience: audience.audience,
+          } satisfies InvocationSettlement,
+        },
         batch: groupCommit(),
         asyncCommit: true,
       },

@@ -65,7 +65,8 @@ export async function topUpCredits(
     amount,
     description: `${microToClaw(claw)} CLAW for ${formatUnits(amount, USDC_UNITS)} USDC`,
   };
-  if (!hasPayment(request.headers)) throw await paymentRequired(context, resource, { details: { amount_claw: microToClaw(claw) } });
+  if (!hasPayment(request.headers))
+    throw await paymentRequired(context, resource, { details: { amount_claw: microToClaw(claw) } });
 
   const accepted = await acceptPayment(context, resource, caller?.wallet ?? null);
   if (accepted.kind === 'replay')
