@@ -58,7 +58,7 @@ export const INVOCATION_SETTLEMENTS: RowsKind<InvocationSettlement> = {
       `${values} AS (
         SELECT * FROM unnest(${column((r) => r.id)}::uuid[], ${column((r) => r.status)}::text[], ${column((r) => r.httpStatus)}::int[],
           ${column((r) => r.durationMs)}::int[], ${column((r) => r.error)}::text[], ${column((r) => JSON.stringify(r.event))}::jsonb[],
-          ${column((r) => JSON.stringify(audienceOf({ audience: r.audience })))}::jsonb[], ${p.add(rows.map((_, index) => index))}::int[])
+          ${column((r) => audienceParam(r.audience))}::jsonb[], ${p.add(rows.map((_, index) => index))}::int[])
           AS v(id, status, http_status, duration_ms, error, data, audience, ord))`,
       // A record already settled (the stale-invocation sweep came first) is left alone, and gets no event.
       `${settled} AS (
@@ -66,11 +66,24 @@ export const INVOCATION_SETTLEMENTS: RowsKind<InvocationSettlement> = {
           completed_at = now()
         FROM ${values} v WHERE i.id = v.id AND i.status = 'pending'
         RETURNING i.id)`,
-      `${scope.name('settled_event')} AS (
-        INSERT INTO events (name, data, audience)
-        SELECT 'agent.invoked', v.data, ARRAY(SELECT jsonb_array_elements_text(v.audience))
-        FROM ${values} v JOIN ${settled} ON ${settled}.id = v.id ORDER BY v.ord
-        RETURNING id)`,
+      invokedEvents(scope.name('settled_event'), values, settled),
     ];
   },
 };
+
+/**
+ * The agent.invoked events of the rows of `values` (columns id, data, audience as a JSON array, ord) whose record
+ * `written` returned, in `ord` order: a paid call's settlement and the free calls' record (record-free-calls.ts).
+ */
+export function invokedEvents(cteName: string, values: string, written: string): string {
+  return `${cteName} AS (
+        INSERT INTO events (name, data, audience)
+        SELECT 'agent.invoked', v.data, ARRAY(SELECT jsonb_array_elements_text(v.audience))
+        FROM ${values} v JOIN ${written} ON ${written}.id = v.id ORDER BY v.ord
+        RETURNING id)`;
+}
+
+/** A call's event audience as the array parameter `invokedEvents` reads (wallets lower-cased, once each). */
+export function audienceParam(audience: string[]): string {
+  return JSON.stringify(audienceOf({ audience }));
+}

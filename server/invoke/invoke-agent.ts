@@ -10,7 +10,6 @@ import { releaseHold } from '../credits/release-hold';
 import { callerPays } from '../credits/caller-pays';
 import { microToClaw } from '../core/money';
 import { database } from '../core/db';
-import { SqlParams } from '../core/db/sql-runner';
 import type { Agent } from '../core/db/generated/client';
 import { wake } from '../events/emit';
 import type { Caller } from '../core/caller';
@@ -269,11 +268,17 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
     const settlement = await settlePayment(x402, resource, accepted.payment);
     paid = { payment: accepted.payment, headers: paymentResponseHeaders(settlement) };
   }
-  const record = (p: SqlParams) =>
-    `INSERT INTO invocations (id, caller_wallet, caller_agent_id, target_agent_id, target_wallet, fee, status, family, created_at)
-     VALUES (${p.add(id)}, ${p.add(caller.wallet)}, ${p.add(caller.agentId)}::uuid, ${p.add(target.id)}::uuid, ${p.add(target.ownerWallet)},
-       ${p.add(fee.toString())}::bigint, 'pending', ${p.add(input.family)}, ${p.add(chargedAt)}::timestamptz)
-     RETURNING id`;
+  // The invocation's record goes in the charge's statement (invocation-rows.ts).
+  const charged: InvocationCharge = {
+    id,
+    callerWallet: caller.wallet,
+    callerAgentId: caller.agentId ?? null,
+    targetAgentId: target.id,
+    targetWallet: target.ownerWallet,
+    fee,
+    family: input.family,
+    createdAt: chargedAt,
+  };
   if (paid && x402) {
     // The USDC bought CLAW: the price goes into escrow as for a CLAW charge, the rounding's remainder to
     // the caller, the payment's record and the invocation's in the same statement.
@@ -291,7 +296,10 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
         refId: id,
         idempotencyKey: `x402:${payment.id}`,
         postings,
-        alongside: (p) => [`invocation AS (${record(p)})`, boughtCte(p, payment, bought, { type: 'invocation', id })],
+        alongside: (p, scope) => [
+          ...INVOCATION_CHARGES.ctes(p, [charged], scope),
+          boughtCte(p, payment, bought, { type: 'invocation', id }),
+        ],
       },
       sql,
     );
@@ -306,19 +314,7 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
           reason: 'invocation_charge',
           payee: { agentId: target.id, wallet: target.ownerWallet },
           ref: { type: 'invocation', id },
-          alongside: {
-            kind: INVOCATION_CHARGES,
-            row: {
-              id,
-              callerWallet: caller.wallet,
-              callerAgentId: caller.agentId ?? null,
-              targetAgentId: target.id,
-              targetWallet: target.ownerWallet,
-              fee,
-              family: input.family,
-              createdAt: chargedAt,
-            } satisfies InvocationCharge,
-          },
+          alongside: { kind: INVOCATION_CHARGES, row: charged },
           // With the other calls' charges and settlements waiting for the statement in flight (ledger-batch.ts).
           batch: groupCommit(),
         },

@@ -2,7 +2,8 @@ import { ASYNC_COMMIT } from '../core/db/async-commit';
 import type { Queryable } from '../core/db/sql-runner';
 import { isDatabaseUnavailable } from '../core/db/unavailable';
 import { GroupQueue, type Queued } from '../core/group-queue';
-import { audienceOf, wake } from '../events/emit';
+import { wake } from '../events/emit';
+import { audienceParam, invokedEvents } from './invocation-rows';
 
 // A free call's record and its agent.invoked event, written once it is answered (invoke-agent.ts). Under load the
 // records that arrive while one statement is in flight go together as the next one (as the ledger's batcher does
@@ -49,11 +50,7 @@ export function freeCallsStatement(calls: FreeCall[]): { sql: string; params: un
         SELECT id, caller_wallet, caller_agent_id, target_agent_id, target_wallet, 0, status, http_status, duration_ms, error,
           family, created_at, now() FROM v
         RETURNING id),
-      invocation_event AS (
-        INSERT INTO events (name, data, audience)
-        SELECT 'agent.invoked', v.data, ARRAY(SELECT jsonb_array_elements_text(v.audience))
-        FROM v JOIN invocation ON invocation.id = v.id ORDER BY v.ord
-        RETURNING id)
+      ${invokedEvents('invocation_event', 'v', 'invocation')}
       SELECT (SELECT count(*) FROM invocation_event)::int AS events, ${ASYNC_COMMIT} AS async_commit`,
     params: [
       column((c) => c.id),
@@ -68,7 +65,7 @@ export function freeCallsStatement(calls: FreeCall[]): { sql: string; params: un
       column((c) => c.family),
       column((c) => c.createdAt),
       column((c) => JSON.stringify(c.event)),
-      column((c) => JSON.stringify(audienceOf({ audience: c.audience }))),
+      column((c) => audienceParam(c.audience)),
       calls.map((_, index) => index),
     ],
   };
