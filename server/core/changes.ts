@@ -1,7 +1,8 @@
 // Change notices. Database triggers (migration `change_notices`) publish one after every commit
 // that touches what a cache depends on: `NOTIFY vs_<schema>, '{"kind": ..., "id": ...}'`. Every
-// instance on the database hears it, and the instance that made the change hears it before its
-// own statement returns, so a cache subscribed here is never stale after a write anywhere.
+// instance on the database hears it (one listening connection each), and the instance that made the
+// change hears it before its own statement returns (the session's NOTICE of it, migration
+// own_change_notices), so a cache subscribed here is never stale after a write anywhere.
 //   agent:      a row of agents was created, changed or deleted (id: the agent)
 //   credential: a token or API key was revoked (id: the credential)
 //   trust:      an endorsement, attestation or connection changed (id: the subject agent)

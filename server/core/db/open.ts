@@ -164,8 +164,9 @@ async function openPostgres(databaseUrl: string, replicaOptions: { url?: string;
   const onNotification = (message: pg.Notification) => {
     if (message.channel === channel) hub.deliver(message.payload ?? null);
   };
-  // Every pooled connection listens too: Postgres hands a session its own notices before the
-  // statement that sent them returns, so this instance never reads a cache its own write made stale.
+  // One connection per instance listens (persistentListener). A pooled session gets its own changes as
+  // NOTICE messages (vs.own_notices; migration own_change_notices), applied once its transaction ended and
+  // before its statement's caller resumes, so this instance never reads a cache its own write made stale.
   const pool = new pg.Pool({
     connectionString,
     max: 10,
@@ -175,11 +176,8 @@ async function openPostgres(databaseUrl: string, replicaOptions: { url?: string;
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: POOL_IDLE_MS,
     application_name: applicationName(schema),
-    options: `-c search_path="${schema}" ${SESSION_OPTIONS}`,
-    onConnect: async (client) => {
-      client.on('notification', onNotification);
-      await client.query(`LISTEN ${channel}`);
-    },
+    options: `-c search_path="${schema}" ${SESSION_OPTIONS} -c vs.own_notices=on`,
+    onConnect: (client) => applyOwnNotices(client, hub.deliver),
   });
   // An idle client dropped by the server must not crash the process.
   pool.on('error', () => {});
@@ -215,6 +213,29 @@ async function openPostgres(databaseUrl: string, replicaOptions: { url?: string;
   };
   if (replica) database.publicRead = { ...database, prisma: routedPrisma(prisma, replica), sql: routedSql(sql, replica) };
   return database;
+}
+
+const OWN_NOTICE = 'vs_change ';
+
+/**
+ * Delivers the change notices a pooled session's own statements raised (`vs_change <payload>` NOTICE
+ * messages) when its transaction has ended: at the ReadyForQuery that leaves it idle, which node-postgres
+ * reads before it completes the statement (this listener runs first), so the write's caller resumes with
+ * every cache already told. A rolled-back transaction's notices are delivered too: a needless drop, never a
+ * stale read. Notices sent to other sessions' listeners arrive through persistentListener as before.
+ */
+function applyOwnNotices(client: pg.ClientBase, deliver: (payload: string) => void): void {
+  const connection = (client as unknown as { connection: NodeJS.EventEmitter }).connection;
+  let pending: string[] = [];
+  connection.on('notice', (message: { message?: string }) => {
+    if (message.message?.startsWith(OWN_NOTICE)) pending.push(message.message.slice(OWN_NOTICE.length));
+  });
+  connection.prependListener('readyForQuery', (message: { status?: string }) => {
+    if (pending.length === 0 || message.status !== 'I') return;
+    const ended = pending;
+    pending = [];
+    for (const payload of ended) deliver(payload);
+  });
 }
 
 /**
