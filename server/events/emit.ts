@@ -53,15 +53,6 @@ export async function emit(
 }
 
 /**
- * The lock that orders event commits (migration events_commit_order): an event inserted without an id is
- * renumbered at commit under it. A single statement that takes it before numbering its events itself
- * (`nextval('events_id_seq')`, in the order it wants) keeps the same rule, a later number only once the
- * earlier is visible, and saves each event's renumbering: an UPDATE that writes the row and its six index
- * entries a second time (0.25 ms of a free call's 0.9 ms statement, measured 2026-11-25).
- */
-export const EVENTS_ORDER_LOCK = `pg_advisory_xact_lock(hashtext('vs_events:' || current_schema()))`;
-
-/**
  * A CTE that appends an event when the CTE `guard` returned a row: for statements that must
  * record an event exactly when their change happens. Call wake() once the statement committed.
  */

@@ -1,6 +1,6 @@
 import type { SqlParams } from '../core/db/sql-runner';
 import type { RowsKind } from '../credits/ledger-batch';
-import { audienceOf, EVENTS_ORDER_LOCK } from '../events/emit';
+import { audienceOf } from '../events/emit';
 
 // A paid call's two ledger posts write their invocation rows beside the money (ledger-batch.ts, RowsKind): the
 // charge inserts the pending record, the settlement finishes it and appends agent.invoked. In a batch, every
@@ -73,17 +73,13 @@ export const INVOCATION_SETTLEMENTS: RowsKind<InvocationSettlement> = {
 
 /**
  * The agent.invoked events of the rows of `values` (columns id, data, audience as a JSON array, ord) whose record
- * `written` returned, numbered in `ord` order under the events' order lock (EVENTS_ORDER_LOCK, taken only when there
- * is an event to write): a paid call's settlement and the free calls' record (record-free-calls.ts). Two CTEs.
+ * `written` returned, in `ord` order: a paid call's settlement and the free calls' record (record-free-calls.ts).
  */
 export function invokedEvents(cteName: string, values: string, written: string): string {
-  const lock = `${cteName}_order`;
-  return `${lock} AS (SELECT ${EVENTS_ORDER_LOCK} AS locked),
-      ${cteName} AS (
-        INSERT INTO events (id, name, data, audience)
-        SELECT nextval('events_id_seq'), 'agent.invoked', data, audience FROM (
-          SELECT v.data, ARRAY(SELECT jsonb_array_elements_text(v.audience)) AS audience
-          FROM ${values} v JOIN ${written} ON ${written}.id = v.id CROSS JOIN ${lock} ORDER BY v.ord) ordered
+  return `${cteName} AS (
+        INSERT INTO events (name, data, audience)
+        SELECT 'agent.invoked', v.data, ARRAY(SELECT jsonb_array_elements_text(v.audience))
+        FROM ${values} v JOIN ${written} ON ${written}.id = v.id ORDER BY v.ord
         RETURNING id)`;
 }
 
