@@ -176,7 +176,8 @@ async function openPostgres(databaseUrl: string, replicaOptions: { url?: string;
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: POOL_IDLE_MS,
     application_name: applicationName(schema),
-    options: `-c search_path="${schema}" ${SESSION_OPTIONS} -c vs.own_notices=on`,
+    // client_min_messages: a role or database set above NOTICE would silence the own-change notices.
+    options: `-c search_path="${schema}" ${SESSION_OPTIONS} -c vs.own_notices=on -c client_min_messages=notice`,
     onConnect: (client) => applyOwnNotices(client, hub.deliver),
   });
   // An idle client dropped by the server must not crash the process.
@@ -238,10 +239,16 @@ function applyOwnNotices(client: pg.ClientBase, deliver: (payload: string) => vo
   });
 }
 
+/** How often the listening connection proves it is alive, and how long it may take to answer. */
+export const LISTENER_CHECK_MS = 5_000;
+
 /**
  * One connection that always listens, even when the pool has closed its idle clients, so notices
  * from other instances always arrive. It reconnects after a failure and then reports `lost`
- * (notices sent meanwhile are gone, so every cache must be dropped).
+ * (notices sent meanwhile are gone, so every cache must be dropped). It is the only listener of its
+ * instance, so a connection that stopped answering without closing (a half-open socket) must not go
+ * unnoticed: every LISTENER_CHECK_MS it runs `SELECT 1`, and one not answered within as long counts
+ * as lost.
  */
 async function persistentListener(
   connectionString: string,
@@ -253,21 +260,39 @@ async function persistentListener(
   let closed = false;
   let client: pg.Client | null = null;
   let retry: NodeJS.Timeout | null = null;
+  let checking = false;
   const reconnect = () => {
     retry = setTimeout(() => void connect().then(lost, reconnect), 1000);
     retry.unref();
   };
-  const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString, application_name: name });
-    next.on('notification', onNotification);
-    next.on('error', (error) => {
-      log.warn({ err: error.message }, 'change listener lost its connection; reconnecting');
-      void next.end().catch(() => {});
-      if (!closed && client === next) {
-        client = null;
-        reconnect();
-      }
+  const drop = (next: pg.Client, reason: string) => {
+    log.warn({ err: reason }, 'change listener lost its connection; reconnecting');
+    void next.end().catch(() => {});
+    if (!closed && client === next) {
+      client = null;
+      reconnect();
+    }
+  };
+  const check = setInterval(() => {
+    const current = client;
+    if (!current || checking) return;
+    checking = true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${LISTENER_CHECK_MS} ms`)), LISTENER_CHECK_MS);
     });
+    Promise.race([current.query('SELECT 1'), late])
+      .catch((error: Error) => drop(current, error.message))
+      .finally(() => {
+        clearTimeout(timer);
+        checking = false;
+      });
+  }, LISTENER_CHECK_MS);
+  check.unref();
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString, application_name: name, keepAlive: true });
+    next.on('notification', onNotification);
+    next.on('error', (error) => drop(next, error.message));
     try {
       await next.connect();
       await next.query(`LISTEN ${channel}`);
@@ -278,10 +303,16 @@ async function persistentListener(
     if (closed) return void (await next.end());
     client = next;
   };
-  await connect();
+  try {
+    await connect();
+  } catch (error) {
+    clearInterval(check);
+    throw error;
+  }
   return {
     async close() {
       closed = true;
+      clearInterval(check);
       if (retry) clearTimeout(retry);
       await client?.end().catch(() => {});
     },
