@@ -9,6 +9,18 @@ import { openDatabase, parsePostgresUrl, type Database } from './open';
 // Also: the own-change NOTICEs reach the pool under a role that defaults to client_min_messages above NOTICE.
 
 const url = process.env.DATABASE_URL;
+const direct = url ? parsePostgresUrl(url).connectionString : '';
+
+/** One statement on a connection of its own, outside the service's pool (setup and cleanup). */
+async function admin(statement: string, params: unknown[] = []): Promise<void> {
+  const client = new pg.Client({ connectionString: direct });
+  await client.connect();
+  try {
+    await client.query(statement, params);
+  } finally {
+    await client.end();
+  }
+}
 
 /** A TCP proxy to PostgreSQL whose open connections can be frozen: bytes stop flowing both ways, nothing closes. */
 function freezableProxy(target: { host: string; port: number }) {
@@ -48,7 +60,6 @@ function freezableProxy(target: { host: string; port: number }) {
 
 describe.runIf(url)('the listening connection', () => {
   const schema = `listener_${process.pid}_${Date.now()}`;
-  const direct = url ? parsePostgresUrl(url).connectionString : '';
   let proxy: ReturnType<typeof freezableProxy>;
   let database: Database;
 
@@ -65,10 +76,7 @@ describe.runIf(url)('the listening connection', () => {
   afterAll(async () => {
     proxy.close();
     await database?.close().catch(() => {});
-    const client = new pg.Client({ connectionString: direct });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await admin(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   });
 
   it('reconnects when its connection stops answering, reports the loss, and hears changes again', async () => {
@@ -77,10 +85,7 @@ describe.runIf(url)('the listening connection', () => {
     proxy.freeze();
     // Within two checks (LISTENER_CHECK_MS): a lost connection, replaced.
     await expect.poll(() => heard.includes(null), { timeout: 20_000, interval: 200 }).toBe(true);
-    const client = new pg.Client({ connectionString: direct });
-    await client.connect();
-    await client.query(`SELECT pg_notify($1, '{"kind":"agent","id":"after"}')`, [`vs_${schema}`]);
-    await client.end();
+    await admin(`SELECT pg_notify($1, '{"kind":"agent","id":"after"}')`, [`vs_${schema}`]);
     await expect.poll(() => heard.some((payload) => payload?.includes('"after"')), { timeout: 5_000 }).toBe(true);
   }, 40_000);
 });
@@ -90,14 +95,7 @@ describe.runIf(url)('the listening connection', () => {
 describe.runIf(url)('own change notices under a quiet role', () => {
   const role = `vs_quiet_${process.pid}`;
   const schema = `quiet_${process.pid}_${Date.now()}`;
-  const direct = url ? parsePostgresUrl(url).connectionString : '';
   let database: Database;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: direct });
-    await client.connect();
-    await client.query(statement);
-    await client.end();
-  };
 
   beforeAll(async () => {
     await admin(`DROP ROLE IF EXISTS ${role}`);

@@ -240,7 +240,7 @@ function applyOwnNotices(client: pg.ClientBase, deliver: (payload: string) => vo
 }
 
 /** How often the listening connection proves it is alive, and how long it may take to answer. */
-export const LISTENER_CHECK_MS = 5_000;
+const LISTENER_CHECK_MS = 5_000;
 
 /**
  * One connection that always listens, even when the pool has closed its idle clients, so notices
