@@ -19,6 +19,7 @@ import { log } from './server/core/log';
 import { startRuntime, type Runtime } from './server/core/runtime';
 import { chain, type ChainContext } from './server/chain/client';
 import { markDraining } from './server/health/readiness';
+import { workerRestarts } from './server/http/worker-restarts';
 
 const NEXT_API_PREFIXES = ['/api/trpc', '/api/auth'];
 const NEXT_API_FOLDERS = NEXT_API_PREFIXES.map((prefix) => `${prefix}/`);
@@ -106,16 +107,33 @@ async function runPrimary(runtime: Runtime, count: number): Promise<void> {
   const env: Record<string, string> = {};
   if (context?.source === 'devnet') env.SHARED_DEVNET_RPC_URL = context.rpcUrl;
   let stopping = false;
-  const fork = () => cluster.fork(env);
+  const startedAt = new Map<number, number>();
+  const fork = () => {
+    if (stopping) return;
+    const worker = cluster.fork(env);
+    startedAt.set(worker.id, Date.now());
+  };
+  const restarts = workerRestarts();
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
-    log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
-    setTimeout(fork, 1000).unref();
+    const livedMs = Date.now() - (startedAt.get(worker.id) ?? 0);
+    startedAt.delete(worker.id);
+    const decision = restarts(livedMs);
+    if ('giveUp' in decision) {
+      log.fatal(
+        { pid: worker.process.pid, code, signal, early_deaths: decision.earlyDeaths },
+        'workers keep dying as they start; stopping',
+      );
+      shutdown('SIGTERM', 1);
+      return;
+    }
+    log.error({ pid: worker.process.pid, code, signal, restart_in_ms: decision.restartInMs }, 'worker exited; starting another');
+    setTimeout(fork, decision.restartInMs).unref();
   });
   for (let i = 0; i < count; i++) fork();
   log.info({ workers: count, port: runtime.config.PORT }, 'primary started its workers');
 
-  const shutdown = (signal: NodeJS.Signals) => {
+  function shutdown(signal: NodeJS.Signals, exitCode = 0) {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: workers finish their in-flight requests');
@@ -131,9 +149,9 @@ async function runPrimary(runtime: Runtime, count: number): Promise<void> {
       .finally(() => {
         clearTimeout(force);
         log.info('stopped');
-        process.exit(0);
+        process.exit(exitCode);
       });
-  };
+  }
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

@@ -67,6 +67,23 @@ describe.runIf(onPostgres)('WEB_CONCURRENCY=2 on PostgreSQL', () => {
     expect(server.stdout().match(/devnet started/g)?.length ?? 0).toBe(1);
   });
 
+  it('replaces a worker that dies, after a delay when it had only just started', async () => {
+    const before = await answeringPids(server.url, 8);
+    const victim = [...before][0]!;
+    process.kill(victim, 'SIGKILL');
+    const replaced = new Set<number>();
+    for (let round = 0; round < 40 && replaced.size < 2; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      for (const pid of await answeringPids(server.url, 4)) if (pid !== victim) replaced.add(pid);
+    }
+    expect(replaced.size).toBe(2);
+    expect(alive(victim)).toBe(false);
+    // It had run for less than the healthy time: the primary waited before forking again.
+    expect(server.stdout()).toMatch(
+      /worker exited; starting another.*"restart_in_ms":1000|"restart_in_ms":1000.*worker exited; starting another/,
+    );
+  });
+
   it('stops the primary and every worker within 10 s of SIGTERM', async () => {
     const pids = await answeringPids(server.url, 8);
     const started = Date.now();
