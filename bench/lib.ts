@@ -1,7 +1,7 @@
 // Helpers for bench/run.ts: free ports, temp dirs, starting and stopping servers, load runs.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer as createHttpServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -270,47 +270,44 @@ export interface EchoServer {
   baseUrl: string;
   port: number;
   /** Requests answered per path since the start. */
-  hits(urlPath: string): number;
+  hits(urlPath: string): Promise<number>;
   close(): Promise<void>;
 }
 
-/** A tiny invoke target on 127.0.0.1: answers every request 200 with its JSON body echoed back. */
+/**
+ * A tiny invoke target on 127.0.0.1 (bench/echo-target.mjs) in a process of its own, as a real agent's endpoint
+ * is: a request sent to it directly crosses the same process boundary as one the router forwards, so "router
+ * added" (routed minus direct) is what the router costs, not the hop to a target in the client's own event loop.
+ */
 export async function startEchoServer(): Promise<EchoServer> {
-  const counts = new Map<string, number>();
-  const server = createHttpServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const urlPath = (request.url ?? '/').split('?')[0]!;
-      counts.set(urlPath, (counts.get(urlPath) ?? 0) + 1);
-      const text = Buffer.concat(chunks).toString('utf8');
-      let echo: unknown = null;
-      try {
-        echo = text ? JSON.parse(text) : null;
-      } catch {
-        echo = text;
-      }
-      const body = JSON.stringify({ echo });
-      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-      response.end(body);
+  const child = spawn(process.execPath, [path.join(path.dirname(fileURLToPath(import.meta.url)), 'echo-target.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`echo target exited (${code}) before listening`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const line = out.split('\n')[0]!;
+      if (out.includes('\n')) resolve((JSON.parse(line) as { port: number }).port);
     });
   });
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  if (!address || typeof address !== 'object') throw new Error('echo server has no port');
+  const baseUrl = `http://127.0.0.1:${port}`;
   return {
-    baseUrl: `http://127.0.0.1:${address.port}`,
-    port: address.port,
-    hits: (urlPath) => counts.get(urlPath) ?? 0,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    baseUrl,
+    port,
+    hits: async (urlPath) => {
+      const response = await fetch(`${baseUrl}/__hits`);
+      const counts = (await response.json()) as Record<string, number>;
+      return counts[urlPath] ?? 0;
+    },
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill();
+      await exited;
+    },
   };
 }
 

@@ -187,8 +187,8 @@ function load(title: string, url: string, connections: number, headers: Record<s
 
 async function waitIdle(echoPath: string): Promise<void> {
   let last = -1;
-  while (echo!.hits(echoPath) !== last) {
-    last = echo!.hits(echoPath);
+  while ((await echo!.hits(echoPath)) !== last) {
+    last = await echo!.hits(echoPath);
     await sleep(1_000);
   }
 }
@@ -293,8 +293,8 @@ async function run(): Promise<PaidResults> {
     const cpuBefore = cpuSeconds(server.child.pid!);
     const paid = await load('paid invocations, 50 connections', invokeUrl, PAID_CONNECTIONS, headers, 0);
     await waitIdle('/paid');
-    const paidCpuMs = ((cpuSeconds(server.child.pid!) - cpuBefore) * 1000) / Math.max(1, echo.hits('/paid') - 1);
-    const forwarded = echo.hits('/paid') - 1;
+    const forwarded = (await echo.hits('/paid')) - 1;
+    const paidCpuMs = ((cpuSeconds(server.child.pid!) - cpuBefore) * 1000) / Math.max(1, forwarded);
     const callerAfter = await balanceMicro(base, caller);
     const ownerAfter = await balanceMicro(base, owner);
     const successes = [...paid.statuses].filter(([status]) => status >= 200 && status < 300).reduce((n, [, c]) => n + c, 0);
@@ -364,13 +364,13 @@ export function renderPaid(results: PaidResults[]): string {
 
 \`npm run bench -- paid\` (\`bench/paid.ts\`; on PostgreSQL when \`DATABASE_URL\` or \`BENCH_DATABASE_URL\` is set, on a
 schema of its own, else on embedded PGlite). One \`server.ts\` (\`WEB_CONCURRENCY\` as set, else one worker per core on PostgreSQL; \`NODE_ENV=production\`, \`LOG_LEVEL=silent\`,
-rate limits raised out of the way); autocannon and the echo target run in the benchmark process on the same
+rate limits raised out of the way); autocannon runs in the benchmark process and the echo target in a process of its own (as a real target is), on the same
 ${os.cpus().length}-core machine (${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}). Paid: price 0.000001 CLAW, ${PAID_CONNECTIONS} connections, ${DURATION_S} s, no warm-up; each call
 charges the caller into escrow, forwards (RFC 9421 signed), pays the owner and logs \`agent.invoked\`; afterwards
 \`GET /api/v1/credits\` of the caller and of the owner must have moved by exactly one price per call the echo target
 answered (a paid call waits for two database statements: the charge, and the settlement with its event, each grouped
 with the other calls' in flight; a free one for one, its record and event once answered). Server CPU per paid call: user + system time of every \`server.ts\` process
-during the run divided by the calls answered, far less disturbed by other load than req/s. Router added = p50 (exact) of the routed call (price 0) minus the same POST to the echo target directly.
+during the run divided by the calls answered, far less disturbed by other load than req/s. Router added = p50 (exact) of the routed call (price 0) minus the same POST to the echo target directly (both cross to the target's process; the routed call crosses to the server's as well).
 Sign-in: ${SIGN_IN_WORKERS} wallets each loop challenge → \`personal_sign\` (in the benchmark process) → verify for ${DURATION_S} s.
 Targets: ≥ ${formatInt(TARGETS.paidPerSec)} paid/s on PostgreSQL, router ≤ ${TARGETS.routerOneMs} ms (1 connection) and ≤ ${TARGETS.routerTenMs} ms (10), ≥ ${TARGETS.signInsPerSec} sign-ins/s.
 

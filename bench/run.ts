@@ -318,8 +318,8 @@ async function benchRouter(baseUrl: string, setup: RouterSetup): Promise<RouterR
 /** Waits until the echo target has seen no new request for a while: in-flight invocations have settled. */
 async function settle(echoPath: string): Promise<void> {
   let last = -1;
-  while (echo!.hits(echoPath) !== last) {
-    last = echo!.hits(echoPath);
+  while ((await echo!.hits(echoPath)) !== last) {
+    last = await echo!.hits(echoPath);
     await sleep(1_000);
   }
 }
@@ -370,7 +370,7 @@ async function benchSpends(baseUrl: string, setup: RouterSetup): Promise<SpendRe
   await settle(echoPath);
   const { micro: balanceAfter, credits } = await balanceMicro(baseUrl, setup.caller.token);
   // Every request the echo target answered (200) was a paid, successful invocation.
-  const forwarded = echo!.hits(echoPath);
+  const forwarded = await echo!.hits(echoPath);
   const expectedAfter = balanceBefore - forwarded * SPEND_PRICE_MICRO;
   const successes = [...result.statuses].filter(([status]) => status >= 200 && status < 300).reduce((n, [, c]) => n + c, 0);
   return {
@@ -424,7 +424,7 @@ async function benchOverdraft(baseUrl: string, setup: RouterSetup): Promise<Over
     else others.push(`${count} × HTTP ${status}`);
   }
   const other = result.total - successes - rejected + result.errors;
-  const forwarded = echo!.hits(echoPath);
+  const forwarded = await echo!.hits(echoPath);
   const expectedSuccesses = Math.floor(WELCOME_MICRO / OVERDRAFT_PRICE_MICRO);
   return {
     successes,
@@ -696,7 +696,7 @@ ${signatureTable}
 
 ## Router overhead (fast door)
 
-A \`node:http\` echo server on 127.0.0.1 inside the benchmark process answers 200 with the JSON body echoed. Wallet A owns
+A \`node:http\` echo server on 127.0.0.1 in a process of its own (as a real target is) answers 200 with the JSON body echoed. Wallet A owns
 an agent whose \`invoke_url\` is the echo server (price 0 CLAW); wallet B (bootstrapped, 100 CLAW) invokes it with
 \`POST /api/v1/agents/{id}/invoke\` and body \`{"ping":1}\`, next to the same POST sent to the echo server directly.
 
