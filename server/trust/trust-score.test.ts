@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { personalizedPageRank } from './propagated-trust';
+import { personalizedPageRank } from './page-rank';
 import { computeTrust, TRUST_MAX, type TrustInputs } from './trust-score';
 
 const none: TrustInputs = {
