@@ -5,12 +5,13 @@ import { Worker } from 'node:worker_threads';
 import { personalizedPageRank, unpackGraph, type PackedGraph } from './page-rank';
 
 // The worker's module is TypeScript, run as the server's own sources are (tsx): tsx's loader does not reach worker
-// threads, so the worker starts from a line that imports the module through tsx's API (0.1-0.2 s, once a run). The
-// paths are found at run time. Where the code runs from a bundle (Next's copy under `next start`) there is no source
-// to start: the ranking runs on this thread, as it did before there was a worker.
+// threads, so the worker starts from a line that imports the module through tsx's API (0.1-0.2 s, once a run).
+// Bundled (Next's copy of this code, as under `next start`) there is no module resolution (its import.meta has no
+// resolve) and no tsx to start the worker with: the ranking then runs on this thread, as before there was a worker.
 let workerSource: string | null | undefined;
 
 function findWorkerSource(): string | null {
+  if (typeof import.meta.resolve !== 'function') return null;
   try {
     const file = path.join(path.dirname(fileURLToPath(import.meta.url)), 'page-rank-worker.ts');
     if (!existsSync(file)) return null;
@@ -20,6 +21,9 @@ function findWorkerSource(): string | null {
     return null;
   }
 }
+
+/** A run that takes longer than this (it takes seconds at 100k agents) is ended and fails. */
+const WORKER_TIMEOUT_MS = 5 * 60_000;
 
 /**
  * Personalised PageRank of a packed graph in a worker thread of its own (one a run: a run is at most once a minute),
@@ -40,9 +44,19 @@ export function pageRankOffThread(packed: PackedGraph): Promise<Float64Array> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(source, { eval: true, workerData: graph, transferList });
     let scores: Float64Array | null = null;
+    let failure: Error | null = null;
+    const timer = setTimeout(() => {
+      failure = new Error(`page rank worker took longer than ${WORKER_TIMEOUT_MS} ms`);
+      void worker.terminate();
+    }, WORKER_TIMEOUT_MS);
+    timer.unref();
     worker.once('message', (message: Float64Array) => (scores = message));
-    worker.once('error', reject);
-    worker.once('exit', (code) => (scores ? resolve(scores) : reject(new Error(`page rank worker exited with code ${code}`))));
+    worker.once('error', (error) => (failure ??= error));
+    worker.once('exit', (code) => {
+      clearTimeout(timer);
+      if (scores) resolve(scores);
+      else reject(failure ?? new Error(`page rank worker exited with code ${code}`));
+    });
   });
 }
 

@@ -21,24 +21,25 @@ const upToDate = sharedCache<true>('trust.propagated-up-to-date', {
   dropOn: ['agent', 'trust'],
 });
 
+/** Each column's bytes as hex text: node-pg and PGlite both decode that natively (PGlite decodes bytea byte by byte). */
 interface GraphRow {
-  ids: Uint8Array | null;
-  restart: Uint8Array | null;
-  src: Uint8Array | null;
-  dst: Uint8Array | null;
-  weight: Uint8Array | null;
+  ids: string | null;
+  restart: string | null;
+  src: string | null;
+  dst: string | null;
+  weight: string | null;
 }
 
-const NO_BYTES = new Uint8Array(0);
+const NO_BYTES = Buffer.alloc(0);
 
 /**
  * The whole trust graph in one statement (one snapshot) and one row: node ids (16 bytes each) in index order, their
  * restart weights, and the edges as three aligned columns of indexes and weights, each packed as bytes
- * (page-rank.ts, PackedGraph). At 100k agents and 1M edges that is 30 MB the driver turns into buffers at once,
- * where the same arrays as text took 0.5 s of parsing on the event loop (row objects with uuid strings took
- * over 300 MB of heap).
+ * (page-rank.ts, PackedGraph), sent as hex. At 100k agents and 1M edges that is 60 MB of hex that Buffer.from
+ * decodes at once, where the same arrays as text took 0.5 s of parsing on the event loop (row objects with uuid
+ * strings took over 300 MB of heap).
  */
-async function readTrustGraph(runner: Queryable): Promise<PackedGraph & { ids: Uint8Array }> {
+async function readTrustGraph(runner: Queryable): Promise<PackedGraph & { ids: Buffer }> {
   const [row] = await runner.query<GraphRow>(
     `WITH n AS (
        SELECT a.id, (row_number() OVER (ORDER BY a.id) - 1)::int AS i, (${TRUST_SEED_WEIGHT_SQL})::float8 AS restart
@@ -47,21 +48,22 @@ async function readTrustGraph(runner: Queryable): Promise<PackedGraph & { ids: U
        SELECT s.i AS src, t.i AS dst, e.strength::float8 AS weight
        FROM trust_edges e JOIN n s ON s.id = e.source_agent_id JOIN n t ON t.id = e.target_agent_id
        WHERE e.type = 'trust' AND e.strength > 0 AND e.source_agent_id <> e.target_agent_id)
-     SELECT (SELECT string_agg(uuid_send(id), ''::bytea ORDER BY i) FROM n) AS ids,
-       (SELECT string_agg(float8send(restart), ''::bytea ORDER BY i) FROM n) AS restart,
-       string_agg(int4send(e.src), ''::bytea) AS src, string_agg(int4send(e.dst), ''::bytea) AS dst,
-       string_agg(float8send(e.weight), ''::bytea) AS weight
+     SELECT encode((SELECT string_agg(uuid_send(id), ''::bytea ORDER BY i) FROM n), 'hex') AS ids,
+       encode((SELECT string_agg(float8send(restart), ''::bytea ORDER BY i) FROM n), 'hex') AS restart,
+       encode(string_agg(int4send(e.src), ''::bytea), 'hex') AS src, encode(string_agg(int4send(e.dst), ''::bytea), 'hex') AS dst,
+       encode(string_agg(float8send(e.weight), ''::bytea), 'hex') AS weight
      FROM e`,
     [adminWallets()],
   );
-  const ids = row?.ids ?? NO_BYTES;
+  const bytes = (hex: string | null | undefined) => (hex ? Buffer.from(hex, 'hex') : NO_BYTES);
+  const ids = bytes(row?.ids);
   return {
     ids,
     n: ids.byteLength / 16,
-    restart: row?.restart ?? NO_BYTES,
-    src: row?.src ?? NO_BYTES,
-    dst: row?.dst ?? NO_BYTES,
-    weight: row?.weight ?? NO_BYTES,
+    restart: bytes(row?.restart),
+    src: bytes(row?.src),
+    dst: bytes(row?.dst),
+    weight: bytes(row?.weight),
   };
 }
 
@@ -75,14 +77,22 @@ export async function refreshPropagatedTrust(runner: Queryable, options: { force
   if (!changed) return 0;
   const graph = await readTrustGraph(runner);
   if (graph.n === 0) return 0;
-  const scores = await pageRankOffThread(graph);
-  // The ids go back as the bytes they came as: agent k is bytes 16k to 16k + 15, scored scores[k].
+  let scores: Float64Array;
+  try {
+    scores = await pageRankOffThread(graph);
+  } catch (error) {
+    // The next run (a minute on) tries again, changes or not.
+    upToDate().clear();
+    throw error;
+  }
+  // The ids go back as the hex they came as: agent k is bytes 16k to 16k + 15, scored scores[k].
   await runner.query(
-    `UPDATE agent_stats s SET propagated_trust = v.score
-     FROM (SELECT encode(substring($1::bytea FROM ((k - 1) * 16 + 1)::int FOR 16), 'hex')::uuid AS id, score
-           FROM unnest($2::float8[]) WITH ORDINALITY AS u(score, k)) v
+    `WITH ids AS (SELECT decode($1, 'hex') AS b)
+     UPDATE agent_stats s SET propagated_trust = v.score
+     FROM (SELECT encode(substring(ids.b FROM ((k - 1) * 16 + 1)::int FOR 16), 'hex')::uuid AS id, score
+           FROM ids, unnest($2::float8[]) WITH ORDINALITY AS u(score, k)) v
      WHERE s.agent_id = v.id AND s.propagated_trust IS DISTINCT FROM v.score`,
-    [graph.ids, Array.from(scores)],
+    [graph.ids.toString('hex'), Array.from(scores)],
   );
   return graph.n;
 }
