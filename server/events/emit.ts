@@ -53,14 +53,6 @@ export async function emit(
 }
 
 /**
- * The lock that orders event commits (migration events_commit_order): an event inserted without an id is
- * renumbered at commit under it, after every row lock its transaction takes. A statement that takes it itself
- * and numbers its events with `nextval('events_id_seq')` keeps the same rule (a number is given only once every
- * smaller one is committed), but it must wait for no row lock after it (invocation-rows.ts, invokedEvents).
- */
-export const EVENTS_ORDER_LOCK = `pg_advisory_xact_lock(hashtext('vs_events:' || current_schema()))`;
-
-/**
  * A CTE that appends an event when the CTE `guard` returned a row: for statements that must
  * record an event exactly when their change happens. Call wake() once the statement committed.
  */

@@ -1,6 +1,6 @@
 import type { SqlParams } from '../core/db/sql-runner';
 import type { RowsKind } from '../credits/ledger-batch';
-import { audienceOf, EVENTS_ORDER_LOCK } from '../events/emit';
+import { audienceOf } from '../events/emit';
 
 // A paid call's two ledger posts write their invocation rows beside the money (ledger-batch.ts, RowsKind): the
 // charge inserts the pending record, the settlement finishes it and appends agent.invoked. In a batch, every
@@ -74,35 +74,12 @@ export const INVOCATION_SETTLEMENTS: RowsKind<InvocationSettlement> = {
 /**
  * The agent.invoked events of the rows of `values` (columns id, data, audience as a JSON array, ord) whose record
  * `written` returned, in `ord` order: a paid call's settlement and the free calls' record (record-free-calls.ts).
- *
- * `numberedNow`: the statement numbers its events itself, under the events' order lock (EVENTS_ORDER_LOCK), taken once
- * `written` is complete, instead of each being renumbered at commit by an UPDATE that writes the row and its six
- * index entries again. Only for a statement that waits for no lock once it holds the order lock, else it can
- * deadlock with a transaction that holds that lock's object and takes the order lock at commit. The free calls'
- * statement writes new rows only (invocations has no foreign key; the count triggers add delta rows to
- * platform_counts), and it takes its table locks as it starts, before the order lock: the count triggers' table,
- * which they would lock at the end of the statement, through the empty UPDATE below (a migration holding
- * platform_counts while writing an event deadlocked it otherwise). What is left after the order lock is the
- * sequences' locks, which only ALTER SEQUENCE contends. server/invoke/record-free-calls.int.test.ts checks both.
- * Never a settlement: it waits for wallet rows.
  */
-export function invokedEvents(cteName: string, values: string, written: string, numberedNow = false): string {
-  if (!numberedNow) {
-    return `${cteName} AS (
+export function invokedEvents(cteName: string, values: string, written: string): string {
+  return `${cteName} AS (
         INSERT INTO events (name, data, audience)
         SELECT 'agent.invoked', v.data, ARRAY(SELECT jsonb_array_elements_text(v.audience))
         FROM ${values} v JOIN ${written} ON ${written}.id = v.id ORDER BY v.ord
-        RETURNING id)`;
-  }
-  const lock = `${cteName}_order`;
-  return `${cteName}_counts AS (UPDATE platform_counts SET n = n WHERE false RETURNING 1),
-      ${lock} AS MATERIALIZED (
-        SELECT ${EVENTS_ORDER_LOCK} AS locked FROM (SELECT count(*) AS n FROM ${written}) w WHERE w.n > 0),
-      ${cteName} AS (
-        INSERT INTO events (id, name, data, audience)
-        SELECT nextval('events_id_seq'), 'agent.invoked', ordered.data, ordered.audience FROM (
-          SELECT v.data, ARRAY(SELECT jsonb_array_elements_text(v.audience)) AS audience
-          FROM ${values} v JOIN ${written} ON ${written}.id = v.id CROSS JOIN ${lock} ORDER BY v.ord) ordered
         RETURNING id)`;
 }
 

@@ -50,7 +50,7 @@ export function freeCallsStatement(calls: FreeCall[]): { sql: string; params: un
         SELECT id, caller_wallet, caller_agent_id, target_agent_id, target_wallet, 0, status, http_status, duration_ms, error,
           family, created_at, now() FROM v
         RETURNING id),
-      ${invokedEvents('invocation_event', 'v', 'invocation', true)}
+      ${invokedEvents('invocation_event', 'v', 'invocation')}
       SELECT (SELECT count(*) FROM invocation_event)::int AS events, ${ASYNC_COMMIT} AS async_commit`,
     params: [
       column((c) => c.id),
