@@ -4,6 +4,7 @@
 
 const DAMPING = 0.85;
 const ITERATIONS = 40;
+
 /** The trust graph by node index: edge k runs from src[k] to dst[k] with weight[k]; restart[i] is node i's seed weight. */
 export interface TrustGraph {
   n: number;
@@ -92,9 +93,13 @@ function float64s(bytes: Uint8Array): Float64Array {
   return out;
 }
 
-/** The graph of packed bytes as typed arrays; restart weights past the bytes given are 0. */
+/** The graph of packed bytes as typed arrays. */
 export function unpackGraph(packed: PackedGraph): TrustGraph {
-  const restart = new Float64Array(packed.n);
-  restart.set(float64s(packed.restart).subarray(0, packed.n));
-  return { n: packed.n, restart, src: int32s(packed.src), dst: int32s(packed.dst), weight: float64s(packed.weight) };
+  return {
+    n: packed.n,
+    restart: float64s(packed.restart),
+    src: int32s(packed.src),
+    dst: int32s(packed.dst),
+    weight: float64s(packed.weight),
+  };
 }

@@ -10,9 +10,9 @@ import { adminWallets, TRUST_SEED_WEIGHT_SQL } from './trust-counts';
 // to their strength and to the endorser's own score, so a ring of fresh wallets endorsing one
 // another, unreachable from the seeds, ends near zero however many endorsements it trades.
 // Scores are scaled 0-100 (the best-trusted agent is 100). The propagate-trust job computes them
-// in the background, never in a request (100k agents and 1M edges: 6.6 s of compute on the shared
-// 2-core machine at load 16, docs/benchmarks-data-volume.md)
-// and stores them in agent_stats.propagated_trust, which every view reads.
+// in the background, never in a request, ranking in a worker thread (100k agents and 1M edges: a run
+// of 1.8-2.4 s that holds the event loop at most 73 ms, docs/architecture.md), and stores them in
+// agent_stats.propagated_trust, which every view reads.
 
 // Set after a run, dropped by any agent or trust change: while it stands, a run has nothing to do.
 const upToDate = sharedCache<true>('trust.propagated-up-to-date', {
