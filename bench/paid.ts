@@ -7,6 +7,7 @@
 //      owner paid, agent.invoked logged), then the caller's and the owner's balances must be exact;
 //   3. sign-ins per second (POST /api/v1/auth/challenge, personal_sign, POST /api/v1/auth/verify) from 50 workers.
 // Prints a Markdown section and puts it between the paid markers of docs/benchmarks.md (PAID_WRITE=0: print only).
+// PAID_ROUTER_ROUNDS=N measures only 1., N interleaved rounds, and prints each (the quick loop of a router change).
 import { readFileSync, readdirSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -235,7 +236,35 @@ async function signInRate(baseUrl: string): Promise<{ count: number; seconds: nu
   return { count, seconds: (performance.now() - started) / 1000 };
 }
 
-async function run(): Promise<PaidResults> {
+/**
+ * PAID_ROUTER_ROUNDS=N: only the router's added latency, N interleaved rounds of the four loads, each round's figures
+ * printed (nothing written): the quick before/after loop of a change to the router's path.
+ */
+const ROUTER_ROUNDS = Number(process.env.PAID_ROUTER_ROUNDS ?? 0);
+
+async function routerRounds(invokeUrl: string, echoUrl: string, headers: Record<string, string>, direct: Record<string, string>) {
+  const added: { one: number; ten: number }[] = [];
+  for (let round = 1; round <= ROUTER_ROUNDS; round++) {
+    const routedOne = await load('router, 1 connection', invokeUrl, 1, headers);
+    const directOne = await load('echo directly, 1 connection', echoUrl, 1, direct);
+    const routedTen = await load('router, 10 connections', invokeUrl, 10, headers);
+    const directTen = await load('echo directly, 10 connections', echoUrl, 10, direct);
+    const one = routedOne.exactP50 - directOne.exactP50;
+    const ten = routedTen.exactP50 - directTen.exactP50;
+    added.push({ one, ten });
+    process.stdout.write(
+      `round ${round}: router added ${formatMs(one)} (1 conn: ${formatMs(routedOne.exactP50)} vs ${formatMs(directOne.exactP50)}), ` +
+        `${formatMs(ten)} (10 conn: ${formatMs(routedTen.exactP50)} vs ${formatMs(directTen.exactP50)}; ${formatInt(routedTen.requestsPerSec)} req/s)\n`,
+    );
+  }
+  const mid = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+  process.stdout.write(
+    `median of ${ROUTER_ROUNDS} rounds: router added ${formatMs(mid(added.map((a) => a.one)))} (1 conn), ${formatMs(mid(added.map((a) => a.ten)))} (10 conn)\n`,
+  );
+  return null;
+}
+
+async function run(): Promise<PaidResults | null> {
   const startedAt = new Date();
   const loadAverage = os.loadavg();
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
@@ -277,6 +306,8 @@ async function run(): Promise<PaidResults> {
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${caller}` };
     const direct = { 'content-type': 'application/json' };
     await call('POST', invokeUrl, { token: caller, body: { ping: 1 } });
+
+    if (ROUTER_ROUNDS > 0) return await routerRounds(invokeUrl, `${echo.baseUrl}/free`, headers, direct);
 
     // 1. The router's added latency.
     const routedOne = await load('router, 1 connection', invokeUrl, 1, headers);
@@ -369,7 +400,7 @@ ${os.cpus().length}-core machine (${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}
 charges the caller into escrow, forwards (RFC 9421 signed), pays the owner and logs \`agent.invoked\`; afterwards
 \`GET /api/v1/credits\` of the caller and of the owner must have moved by exactly one price per call the echo target
 answered (a paid call waits for two database statements: the charge, and the settlement with its event, each grouped
-with the other calls' in flight; a free one for one, its record and event once answered). Server CPU per paid call: user + system time of every \`server.ts\` process
+with the other calls' in flight; a free one for none: its record and event are written just after its answer). Server CPU per paid call: user + system time of every \`server.ts\` process
 during the run divided by the calls answered, far less disturbed by other load than req/s. Router added = p50 (exact) of the routed call (price 0) minus the same POST to the echo target directly (both cross to the target's process; the routed call crosses to the server's as well).
 Sign-in: ${SIGN_IN_WORKERS} wallets each loop challenge → \`personal_sign\` (in the benchmark process) → verify for ${DURATION_S} s.
 Targets: ≥ ${formatInt(TARGETS.paidPerSec)} paid/s on PostgreSQL, router ≤ ${TARGETS.routerOneMs} ms (1 connection) and ≤ ${TARGETS.routerTenMs} ms (10), ≥ ${TARGETS.signInsPerSec} sign-ins/s.
@@ -412,7 +443,9 @@ async function cleanup(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const results = [await run()];
+  const result = await run();
+  if (!result) return;
+  const results = [result];
   const section = renderPaid(results);
   process.stdout.write(`${section}\n`);
   if (process.env.PAID_WRITE !== '0') {

@@ -201,23 +201,27 @@ describe('POST /api/v1/agents/{id}/invoke', () => {
     expect(response.body).toMatchObject({ fee_claw: 0, response: 'plain answer' });
   });
 
-  it('has the call settled, its agent.invoked event and the partnership edge written when it answers, free or paid', async () => {
+  it('has a paid call settled with its agent.invoked event when it answers; a free call’s record and the partnership edge just after', async () => {
     const free = await callableAgent('/echo', 0);
     const me = await caller(5);
     const [callerAgent] = await app.database.sql.query<{ id: string }>('SELECT id FROM agents WHERE owner_wallet = $1', [
       me.account.address,
     ]);
     const paid = await callableAgent('/echo', 1);
+    const recorded = (id: string) =>
+      app.database.sql.query<{ status: string; events: number }>(
+        `SELECT status, (SELECT count(*)::int FROM events WHERE name = 'agent.invoked' AND data->>'invocation_id' = $1::text) AS events
+         FROM invocations WHERE id = $1::uuid`,
+        [id],
+      );
     for (const agent of [free, paid, paid]) {
       const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, { n: 1 }, { token: me.token });
       expect(response.status).toBe(200);
-      const [row] = await app.database.sql.query<{ status: string; events: number }>(
-        `SELECT status, (SELECT count(*)::int FROM events WHERE name = 'agent.invoked' AND data->>'invocation_id' = $1::text) AS events
-         FROM invocations WHERE id = $1::uuid`,
-        [response.body.invocation_id],
-      );
-      expect(row).toEqual({ status: 'success', events: 1 });
+      // What was written after the answer (core/pending-writes.ts): a read through the API waits for it by itself.
+      if (agent === free) await app.runtime.pendingWrites.settled();
+      expect(await recorded(response.body.invocation_id)).toEqual([{ status: 'success', events: 1 }]);
     }
+    await app.runtime.pendingWrites.settled();
     const edges = await app.database.sql.query<{ target_agent_id: string; strength: number }>(
       `SELECT target_agent_id, strength FROM trust_edges WHERE source_agent_id = $1 AND type = 'partnership'`,
       [callerAgent!.id],
@@ -226,6 +230,42 @@ describe('POST /api/v1/agents/{id}/invoke', () => {
     expect([strength(free.id), strength(paid.id)]).toEqual(['0.10', '0.20']);
     expect(await clawBalance(me.account.address)).toBe(3);
   });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    'answers a free call before its record commits, and this instance’s reads wait for the record',
+    async () => {
+      // PostgreSQL only: another connection holds the invocations table, so the record cannot commit until it lets go.
+      const agent = await callableAgent('/echo', 0);
+      const me = await caller();
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holder = app.database.sql.withConnection(async (conn) => {
+        await conn.query('BEGIN');
+        await conn.query('LOCK TABLE invocations IN SHARE ROW EXCLUSIVE MODE');
+        locked();
+        await released;
+        await conn.query('COMMIT');
+      });
+      await isLocked;
+      const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, { n: 1 }, { token: me.token });
+      expect(response.status).toBe(200);
+      expect(app.runtime.pendingWrites.settled()).toBeDefined();
+
+      // The caller's read waits for the record instead of answering without it.
+      let answered = false;
+      const stats = app.get('/api/v1/agents/me/stats', { token: me.token }).then((r) => ((answered = true), r));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(answered).toBe(false);
+      release();
+      await holder;
+      const read = await stats;
+      expect(read.status).toBe(200);
+      expect(read.body.invocations).toEqual({ made: 1, succeeded: 1 });
+      expect(app.runtime.pendingWrites.settled()).toBeUndefined();
+    },
+  );
 });
 
 describe('/api/agents/{id}/invoke (family A)', () => {

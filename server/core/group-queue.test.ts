@@ -47,3 +47,32 @@ describe('GroupQueue', () => {
     expect((results[4] as PromiseRejectedResult).reason.message).toBe('refused');
   });
 });
+
+describe('GroupQueue with a window', () => {
+  it('lets a group that is not full wait for more items, and sends a full one at once', async () => {
+    const groups: number[][] = [];
+    const queue = new GroupQueue<number, number>({ maxInFlight: 1, maxItems: 3, windowMs: 40 }, async (group) => {
+      groups.push(group.map((queued) => queued.item));
+      for (const queued of group) queued.resolve(queued.item);
+    });
+    const first = queue.submit(1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // within the window: nothing sent yet, and the next item joins the same group
+    expect(groups).toEqual([]);
+    const second = queue.submit(2);
+    expect(await Promise.all([first, second])).toEqual([1, 2]);
+    expect(groups).toEqual([[1, 2]]);
+
+    // a full group does not wait: it is sent as its last item arrives
+    const third = [queue.submit(3), queue.submit(4), queue.submit(5)];
+    expect(groups).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
+    await Promise.all(third);
+    expect(groups).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
+  });
+});

@@ -4,6 +4,7 @@ import { loadConfig, type Config } from './config';
 import { useDatabase } from './db';
 import { openDatabase, type Database } from './db/open';
 import { log } from './log';
+import { PendingWrites } from './pending-writes';
 import { fallbackCounterStore, RateLimiter, redisCounterStore, sqlCounterStore } from './rate-limit';
 import { REDIS_CLIENT_OPTIONS, redisFallbacks, type RedisFallbacks } from './redis-fallback';
 
@@ -19,6 +20,8 @@ export interface Runtime {
   /** Runs a Redis operation, or its database twin while Redis is down (null without REDIS_URL). */
   redisFallbacks: RedisFallbacks | null;
   changes: ChangeBus;
+  /** Writes answered before they committed, which this process's reads wait for (pending-writes.ts). */
+  pendingWrites: PendingWrites;
   state: Map<string, unknown>;
   /** Runs `fn` when the runtime closes (timers, connections, child processes). */
   onClose(fn: () => unknown): void;
@@ -79,6 +82,7 @@ export async function startRuntime(options: StartOptions = {}): Promise<Runtime>
     redis,
     redisFallbacks: fallbacks,
     changes,
+    pendingWrites: new PendingWrites(),
     state: new Map(),
     onClose: (fn) => void closers.push(fn),
     async close() {
@@ -87,7 +91,10 @@ export async function startRuntime(options: StartOptions = {}): Promise<Runtime>
         state.starting = null;
         useDatabase(null);
       }
+      await runtime.pendingWrites.drain();
       for (const fn of closers.reverse()) await fn();
+      // Scheduled work stopped by a closer may have answered a call meanwhile.
+      await runtime.pendingWrites.drain();
       stopNotices();
       redis?.disconnect();
       await database.close();

@@ -1,14 +1,16 @@
 import { ASYNC_COMMIT } from '../core/db/async-commit';
+import type { Database } from '../core/db/open';
 import type { Queryable } from '../core/db/sql-runner';
 import { isDatabaseUnavailable } from '../core/db/unavailable';
-import { GroupQueue, type Queued } from '../core/group-queue';
+import { GroupQueue, type GroupLimits, type Queued } from '../core/group-queue';
 import { wake } from '../events/emit';
 import { audienceParam, invokedEvents } from './invocation-rows';
 
-// A free call's record and its agent.invoked event, written once it is answered (invoke-agent.ts). Under load the
-// records that arrive while one statement is in flight go together as the next one (as the ledger's batcher does
-// for paid calls, ledger-batch.ts): one commit, one events-order lock and one change notice for the group instead
-// of one each, which is most of what a free call costs the database. A call on an idle router goes at once.
+// A free call's record and its agent.invoked event, written just after it is answered (invoke-agent.ts; the reads
+// of this process wait for it, core/pending-writes.ts). The records that arrive while one statement is in flight go
+// together as the next one (as the ledger's batcher does for paid calls, ledger-batch.ts): one commit, one
+// events-order lock and one change notice for the group instead of one each, which is most of what a free call
+// costs the database.
 
 /** A free call, answered: its record (final) and its event's payload and audience. */
 export interface FreeCall {
@@ -28,12 +30,15 @@ export interface FreeCall {
 }
 
 /**
- * The most records in one statement, and the statements in flight at once: one (measured at 10 connections on
- * PostgreSQL, 2026-11-25: with two in flight the groups stayed near one record each, 10.0 ms router p50; with one,
- * 7.9 ms).
+ * How records go together, per engine. PostgreSQL: one statement in flight (measured at 10 connections, 2026-11-25:
+ * with two in flight the groups stayed near one record each), and a call on an idle router goes at once. PGlite runs
+ * the statement in this thread, 1 ms for one record and 0.24 ms a record in a group of ten (2026-11-29): a group waits
+ * a few milliseconds for more, and stays small, so that no statement holds the event loop for long.
  */
-const MAX_ITEMS = 100;
-const MAX_IN_FLIGHT = 1;
+const LIMITS: Record<Database['kind'], GroupLimits> = {
+  postgres: { maxInFlight: 1, maxItems: 100 },
+  pglite: { maxInFlight: 1, maxItems: 25, windowMs: 4 },
+};
 
 /** One statement writing every call's record and event (asynchronous commit: docs/spec-decisions.md). */
 export function freeCallsStatement(calls: FreeCall[]): { sql: string; params: unknown[] } {
@@ -78,11 +83,14 @@ export const freeCallStats = { statements: 0, records: 0 };
 
 /** Groups the free calls recorded on one runner while statements are in flight. */
 class FreeCallRecorder {
-  private readonly queue = new GroupQueue<FreeCall, void>({ maxInFlight: MAX_IN_FLIGHT, maxItems: MAX_ITEMS }, (group) =>
-    this.run(group),
-  );
+  private readonly queue: GroupQueue<FreeCall, void>;
 
-  constructor(private readonly runner: Queryable) {}
+  constructor(
+    private readonly runner: Queryable,
+    limits: GroupLimits,
+  ) {
+    this.queue = new GroupQueue(limits, (group) => this.run(group));
+  }
 
   record(call: FreeCall): Promise<void> {
     return this.queue.submit(call);
@@ -111,20 +119,11 @@ class FreeCallRecorder {
 
 const recorders = new WeakMap<Queryable, FreeCallRecorder>();
 
-/**
- * Writes a free call's record and event on `runner` (the pool, never a transaction): with the others in flight when
- * `batch` (PostgreSQL), else alone (PGlite, whose one connection runs in this thread, as ledger-batch.ts says).
- */
-export async function recordFreeCall(call: FreeCall, runner: Queryable, batch: boolean): Promise<void> {
-  if (!batch) {
-    const { sql, params } = freeCallsStatement([call]);
-    await runner.query(sql, params, { prepare: true });
-    wake('agent.invoked');
-    return;
-  }
+/** Writes a free call's record and event on `runner` (the pool, never a transaction), with the others in flight. */
+export function recordFreeCall(call: FreeCall, runner: Queryable, engine: Database['kind']): Promise<void> {
   let recorder = recorders.get(runner);
   if (!recorder) {
-    recorder = new FreeCallRecorder(runner);
+    recorder = new FreeCallRecorder(runner, LIMITS[engine]);
     recorders.set(runner, recorder);
   }
   return recorder.record(call);
