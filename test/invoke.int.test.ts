@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PendingWrites } from '../server/core/pending-writes';
 import { startTestApp, type TestApp } from './harness';
 import { clawBalance, fund } from './money';
 import { startTarget } from './targets';
@@ -217,7 +218,8 @@ describe('POST /api/v1/agents/{id}/invoke', () => {
     for (const agent of [free, paid, paid]) {
       const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, { n: 1 }, { token: me.token });
       expect(response.status).toBe(200);
-      // What was written after the answer (core/pending-writes.ts): a read through the API waits for it by itself.
+      // A free call's record is written just after the answer (core/pending-writes.ts); this reads the database
+      // directly, not through the API (whose reads wait for it by themselves).
       if (agent === free) await app.runtime.pendingWrites.settled();
       expect(await recorded(response.body.invocation_id)).toEqual([{ status: 'success', events: 1 }]);
     }
@@ -231,12 +233,25 @@ describe('POST /api/v1/agents/{id}/invoke', () => {
     expect(await clawBalance(me.account.address)).toBe(3);
   });
 
+  it('shows a free call in the caller’s reads at once', async () => {
+    const agent = await callableAgent('/echo', 0);
+    const me = await caller();
+    for (let i = 1; i <= 3; i++) {
+      expect((await app.post(`/api/v1/agents/${agent.id}/invoke`, { i }, { token: me.token })).status).toBe(200);
+      const stats = await app.get('/api/v1/agents/me/stats', { token: me.token });
+      expect(stats.body.invocations).toEqual({ made: i, succeeded: i });
+    }
+  });
+
   it.skipIf(!process.env.DATABASE_URL)(
-    'answers a free call before its record commits, and this instance’s reads wait for the record',
+    'answers a free call before its record commits, and this process’s reads wait for the record (not the probes)',
     async () => {
       // PostgreSQL only: another connection holds the invocations table, so the record cannot commit until it lets go.
       const agent = await callableAgent('/echo', 0);
       const me = await caller();
+      const original = app.runtime.pendingWrites;
+      // A read waits for as long as the test holds the table (the service's own bound is READ_WAIT_MS).
+      app.runtime.pendingWrites = new PendingWrites(60_000);
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       let locked!: () => void;
@@ -248,22 +263,29 @@ describe('POST /api/v1/agents/{id}/invoke', () => {
         await released;
         await conn.query('COMMIT');
       });
-      await isLocked;
-      const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, { n: 1 }, { token: me.token });
-      expect(response.status).toBe(200);
-      expect(app.runtime.pendingWrites.settled()).toBeDefined();
+      try {
+        await isLocked;
+        const response = await app.post(`/api/v1/agents/${agent.id}/invoke`, { n: 1 }, { token: me.token });
+        expect(response.status).toBe(200);
+        expect(app.runtime.pendingWrites.size).toBeGreaterThan(0);
 
-      // The caller's read waits for the record instead of answering without it.
-      let answered = false;
-      const stats = app.get('/api/v1/agents/me/stats', { token: me.token }).then((r) => ((answered = true), r));
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(answered).toBe(false);
-      release();
-      await holder;
-      const read = await stats;
-      expect(read.status).toBe(200);
-      expect(read.body.invocations).toEqual({ made: 1, succeeded: 1 });
-      expect(app.runtime.pendingWrites.settled()).toBeUndefined();
+        // The caller's read waits for the record instead of answering without it; the liveness probe does not wait.
+        let answered = false;
+        const stats = app.get('/api/v1/agents/me/stats', { token: me.token }).then((r) => ((answered = true), r));
+        expect((await app.get('/api/v1/health/live')).status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(answered).toBe(false);
+        release();
+        await holder;
+        const read = await stats;
+        expect(read.status).toBe(200);
+        expect(read.body.invocations).toEqual({ made: 1, succeeded: 1 });
+        expect(app.runtime.pendingWrites.settled()).toBeUndefined();
+      } finally {
+        release();
+        await holder;
+        app.runtime.pendingWrites = original;
+      }
     },
   );
 });

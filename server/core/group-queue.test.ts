@@ -63,6 +63,7 @@ describe('GroupQueue with a window', () => {
     expect(await Promise.all([first, second])).toEqual([1, 2]);
     expect(groups).toEqual([[1, 2]]);
 
+    await new Promise((resolve) => setImmediate(resolve));
     // a full group does not wait: it is sent as its last item arrives
     const third = [queue.submit(3), queue.submit(4), queue.submit(5)];
     expect(groups).toEqual([
@@ -74,5 +75,19 @@ describe('GroupQueue with a window', () => {
       [1, 2],
       [3, 4, 5],
     ]);
+  });
+
+  it('sends a group waiting out its window when flushed', async () => {
+    const groups: number[][] = [];
+    const queue = new GroupQueue<number, number>({ maxInFlight: 1, maxItems: 10, windowMs: 60_000 }, async (group) => {
+      groups.push(group.map((queued) => queued.item));
+      for (const queued of group) queued.resolve(queued.item);
+    });
+    const first = queue.submit(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(groups).toEqual([]);
+    queue.flush();
+    expect(await first).toBe(1);
+    expect(groups).toEqual([[1]]);
   });
 });

@@ -1,7 +1,8 @@
 // Group commit's queue (ledger-batch.ts, record-free-calls.ts): items submitted while statements are in flight
 // wait and go together as the next group. Items submitted in the same turn of the event loop go together;
 // nothing waits when nothing is in flight, unless a window is set: then a group waits until its oldest item is
-// `windowMs` old or the group is full (for writes nobody awaits, where fewer statements matter more than latency).
+// `windowMs` old, the group is full or `flush()` is called (for writes answered before they commit, where fewer
+// statements matter more than latency: core/pending-writes.ts; a reader waiting for them flushes).
 
 /** An item waiting in a group, with the callbacks that settle its submitter's promise. */
 export interface Queued<I, R> {
@@ -39,6 +40,11 @@ export class GroupQueue<I, R> {
       if (this.timer && this.queue.length >= this.limits.maxItems) this.go();
       else this.schedule();
     });
+  }
+
+  /** Sends a group waiting out its window now (a reader waits for it). */
+  flush(): void {
+    if (this.timer) this.go();
   }
 
   private schedule(): void {

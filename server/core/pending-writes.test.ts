@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { PendingWrites } from './pending-writes';
+import { describe, expect, it, vi } from 'vitest';
+import { MAX_PENDING, PendingWrites } from './pending-writes';
 
 function deferred() {
   let resolve!: () => void;
@@ -8,38 +8,83 @@ function deferred() {
   return { promise, resolve, reject };
 }
 
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('PendingWrites', () => {
   it('has nothing to wait for when no write is pending', () => {
     expect(new PendingWrites().settled()).toBeUndefined();
   });
 
-  it('settles once every write pending at the time has, failed or not', async () => {
+  it('settles once every write pending at the time has, failed or not, in any order', async () => {
     const writes = new PendingWrites();
-    const a = deferred();
-    const b = deferred();
+    const [a, b, c] = [deferred(), deferred(), deferred()];
     writes.hold(a.promise);
     writes.hold(b.promise);
     let done = false;
     const waiting = writes.settled()!.then(() => (done = true));
-    a.resolve();
-    await new Promise((resolve) => setImmediate(resolve));
+    // a write held later is not waited for
+    writes.hold(c.promise);
+    b.resolve();
+    await turn();
     expect(done).toBe(false);
-    b.reject(new Error('lost'));
+    a.reject(new Error('lost'));
     await waiting;
     expect(done).toBe(true);
+    expect(writes.size).toBe(1);
+    c.resolve();
+    await turn();
     expect(writes.settled()).toBeUndefined();
+  });
+
+  it('lets a read go on after its longest wait', async () => {
+    vi.useFakeTimers();
+    try {
+      const writes = new PendingWrites();
+      writes.hold(new Promise(() => {}));
+      let done = false;
+      const waiting = writes.settled(250)!.then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(249);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await waiting;
+      expect(done).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('sends a write waiting for its group when a reader waits', async () => {
+    const writes = new PendingWrites();
+    const write = deferred();
+    const flush = vi.fn(() => write.resolve());
+    writes.hold(write.promise, flush);
+    await writes.settled();
+    expect(flush).toHaveBeenCalledTimes(1);
+  });
+
+  it('makes the writer wait for its own write past MAX_PENDING', async () => {
+    const writes = new PendingWrites();
+    const stuck = Array.from({ length: MAX_PENDING }, () => deferred());
+    for (const each of stuck) expect(writes.hold(each.promise)).toBeUndefined();
+    const own = deferred();
+    const wait = writes.hold(own.promise);
+    expect(wait).toBeDefined();
+    let done = false;
+    void wait!.then(() => (done = true));
+    own.resolve();
+    await turn();
+    expect(done).toBe(true);
   });
 
   it('drains writes held while it waits', async () => {
     const writes = new PendingWrites();
-    const first = deferred();
-    const second = deferred();
+    const [first, second] = [deferred(), deferred()];
     writes.hold(first.promise);
     let drained = false;
     const draining = writes.drain().then(() => (drained = true));
     writes.hold(second.promise);
     first.resolve();
-    await new Promise((resolve) => setImmediate(resolve));
+    await turn();
     expect(drained).toBe(false);
     second.resolve();
     await draining;

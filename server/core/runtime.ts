@@ -86,15 +86,14 @@ export async function startRuntime(options: StartOptions = {}): Promise<Runtime>
     state: new Map(),
     onClose: (fn) => void closers.push(fn),
     async close() {
+      // What was answered before it committed is written first, while the runtime is still current.
+      await runtime.pendingWrites.drain();
       if (state.current === runtime) {
         state.current = null;
         state.starting = null;
         useDatabase(null);
       }
-      await runtime.pendingWrites.drain();
       for (const fn of closers.reverse()) await fn();
-      // Scheduled work stopped by a closer may have answered a call meanwhile.
-      await runtime.pendingWrites.drain();
       stopNotices();
       redis?.disconnect();
       await database.close();

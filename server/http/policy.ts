@@ -327,8 +327,8 @@ export async function runDeclared(
       caller = await confirmSignatureClaim(claim, await def.signedAction!(signing), scopeList(def));
     }
     // A read waits for what this process answered before it committed (a free call's record: core/pending-writes.ts).
-    if (def.method === 'get') {
-      const pending = currentRuntime().pendingWrites.settled();
+    if (def.method === 'get' && def.waitsForPendingWrites !== false) {
+      const pending = currentRuntime().pendingWrites.beforeRead();
       if (pending) await pending;
     }
     const handlerInput = new DeclaredInput(input, headers, caller, call);

@@ -359,18 +359,21 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   };
   // An invocation is private: the caller and the target's owner see it (docs/spec-decisions.md).
   const audience = { audience: [caller.wallet, target.ownerWallet] };
-  // What is written just after the answer: this process's reads wait for it (core/pending-writes.ts). A failure
-  // loses a derived figure or a free call's record, never money: it is logged.
+  // What is written just after the answer (core/pending-writes.ts): this process's reads wait for it. A failure
+  // loses a derived figure or a free call's record, never money: it is logged. Past MAX_PENDING writes in flight
+  // the call waits for its own (`backlog`).
   const { pendingWrites } = currentRuntime();
-  const behind = (write: Promise<unknown>, what: string) =>
-    pendingWrites.hold(
-      write.catch((error: unknown) =>
-        log.error({ invocation_id: id, target_agent_id: target.id, err: (error as Error)?.message }, `${what} not written`),
-      ),
+  const backlog: Promise<void>[] = [];
+  const writeBehind = (write: Promise<unknown>, what: string, flush?: () => void) => {
+    const logged = write.catch((error: unknown) =>
+      log.error({ invocation_id: id, target_agent_id: target.id, err: error }, `${what} not written`),
     );
-  // A successful call is a partnership edge in the connection graph, written beside the settlement.
+    const wait = pendingWrites.hold(logged, flush);
+    if (wait) backlog.push(wait);
+  };
+  // A successful call is a partnership edge in the connection graph.
   if (outcome.status === 'success' && caller.agentId)
-    behind(recordPartnership(caller.agentId, target.id, sql), 'partnership edge');
+    writeBehind(recordPartnership(caller.agentId, target.id, sql), 'partnership edge');
   if (fee > 0n) {
     // Pay the owner, or give the caller everything back (and its daily spend).
     const payee = walletAccount(outcome.status === 'success' ? target.ownerWallet : caller.wallet);
@@ -403,29 +406,29 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   } else {
     // A free call moves no money and has nothing to settle: its record, already final, and its event are written
     // just after it is answered, with the other free calls' (docs/spec-decisions.md, What a call waits for).
-    behind(
-      recordFreeCall(
-        {
-          id,
-          callerWallet: caller.wallet,
-          callerAgentId: caller.agentId ?? null,
-          targetAgentId: target.id,
-          targetWallet: target.ownerWallet,
-          status: outcome.status,
-          httpStatus: outcome.httpStatus || null,
-          durationMs,
-          error: outcome.error ?? null,
-          family: input.family,
-          createdAt: chargedAt,
-          event,
-          audience: audience.audience,
-        },
-        sql,
-        database().kind,
-      ),
-      'free call record',
+    const record = recordFreeCall(
+      {
+        id,
+        callerWallet: caller.wallet,
+        callerAgentId: caller.agentId ?? null,
+        targetAgentId: target.id,
+        targetWallet: target.ownerWallet,
+        status: outcome.status,
+        httpStatus: outcome.httpStatus || null,
+        durationMs,
+        error: outcome.error ?? null,
+        family: input.family,
+        createdAt: chargedAt,
+        event,
+        audience: audience.audience,
+      },
+      sql,
+      database().kind,
     );
+    writeBehind(record.written, 'free call record', record.flush);
   }
+
+  if (backlog.length > 0) await Promise.all(backlog);
 
   const stored: StoredInvocation = {
     invocation_id: id,

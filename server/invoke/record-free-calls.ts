@@ -96,15 +96,14 @@ class FreeCallRecorder {
     return this.queue.submit(call);
   }
 
+  /** Sends the group waiting out its window now. */
+  readonly flush = () => this.queue.flush();
+
   private async run(group: Pending[]): Promise<void> {
     try {
       const { sql, params } = freeCallsStatement(group.map((pending) => pending.item));
       // One text whatever the group's size: prepared once per pooled connection.
       await this.runner.query(sql, params, { prepare: true });
-      freeCallStats.statements++;
-      freeCallStats.records += group.length;
-      wake('agent.invoked');
-      for (const pending of group) pending.resolve();
     } catch (error) {
       // A lost connection fails every call of the group, as it would each alone. Anything else the statement
       // refused (it rolled back whole) is retried call by call, so that one bad record fails only its own call.
@@ -113,18 +112,30 @@ class FreeCallRecorder {
         return;
       }
       for (const pending of group) await this.run([pending]);
+      return;
     }
+    freeCallStats.statements++;
+    freeCallStats.records += group.length;
+    for (const pending of group) pending.resolve();
+    wake('agent.invoked');
   }
 }
 
 const recorders = new WeakMap<Queryable, FreeCallRecorder>();
 
-/** Writes a free call's record and event on `runner` (the pool, never a transaction), with the others in flight. */
-export function recordFreeCall(call: FreeCall, runner: Queryable, engine: Database['kind']): Promise<void> {
+/**
+ * Writes a free call's record and event on `runner` (the pool, never a transaction), with the others in flight.
+ * `flush` sends a group waiting out its window at once.
+ */
+export function recordFreeCall(
+  call: FreeCall,
+  runner: Queryable,
+  engine: Database['kind'],
+): { written: Promise<void>; flush: () => void } {
   let recorder = recorders.get(runner);
   if (!recorder) {
     recorder = new FreeCallRecorder(runner, LIMITS[engine]);
     recorders.set(runner, recorder);
   }
-  return recorder.record(call);
+  return { written: recorder.record(call), flush: recorder.flush };
 }
