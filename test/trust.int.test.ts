@@ -524,7 +524,7 @@ function answerOf(graph: any): { nodes: string[]; edges: string[]; truncated: bo
 
 /**
  * The walk of connection-graph.ts followed one edge at a time over the given edges (no two of a node's with
- * the same strength): what the database's vs_graph_walk must find. Uuids order as their lower-case text.
+ * the same strength): what the walk of connection-graph.ts must find. Uuids order as their lower-case text.
  */
 function walkByHand(centers: string[], all: Edge[], depth: number): ReturnType<typeof answerOf> {
   const visited = new Set(centers);
@@ -662,7 +662,7 @@ describe('GET /api/graph/connections', () => {
     const ids = new Set(response.body.nodes.map((n: any) => n.id));
     expect(response.body.edges.every((e: any) => ids.has(e.source) && ids.has(e.target))).toBe(true);
 
-    // The walk runs in the database (vs_graph_walk); at every depth it finds what walkByHand() does over all the
+    // The walk reads each hop's edges from the strength indexes; at every depth it finds what walkByHand() does over all the
     // edges, read here.
     const all = await app.database.sql.query<Edge>(
       `SELECT source_agent_id AS source, target_agent_id AS target, type, strength FROM trust_edges e
