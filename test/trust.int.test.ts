@@ -526,13 +526,17 @@ function answerOf(graph: any): { nodes: string[]; edges: string[]; truncated: bo
  * The walk of connection-graph.ts followed one edge at a time over the given edges (no two of a node's with
  * the same strength): what the walk of connection-graph.ts must find. Uuids order as their lower-case text.
  */
-function walkByHand(centers: string[], all: Edge[], depth: number): ReturnType<typeof answerOf> {
+function walkByHand(centers: string[], all: Edge[], depth: number): ReturnType<typeof answerOf> & { kept: string[] } {
   const visited = new Set(centers);
   let frontier = centers;
   let truncated = false;
+  // The edges the walk followed that join two of its nodes, in the order found, once each: the answer lists them first.
+  const kept = new Set<string>();
   for (let level = 0; level < depth && frontier.length > 0; level++) {
     const room = MAX_NODES - visited.size;
     const perNode = Math.max(3, Math.min(EDGES_PER_NODE, Math.ceil((2 * room) / frontier.length)));
+    // A full graph's last hop only tells whether a node was left out (connection-graph.ts): it keeps nothing.
+    const probe = room === 0 && perNode < EDGES_PER_NODE && 2 * (perNode + 1) * frontier.length <= MAX_EDGES;
     const hop: Edge[] = [];
     for (const id of frontier) {
       for (const side of ['source', 'target'] as const) {
@@ -558,10 +562,25 @@ function walkByHand(centers: string[], all: Edge[], depth: number): ReturnType<t
         next.push(id);
       }
     }
+    if (!probe)
+      for (const edge of hop.slice(0, MAX_EDGES))
+        if (visited.has(edge.source) && visited.has(edge.target)) kept.add(edgeKey(edge));
     frontier = next;
   }
   const among = all.filter((e) => visited.has(e.source) && visited.has(e.target));
-  return { nodes: [...visited].sort(), edges: among.map(edgeKey).sort(), truncated: truncated || among.length > MAX_EDGES };
+  return {
+    nodes: [...visited].sort(),
+    edges: among.map(edgeKey).sort(),
+    truncated: truncated || among.length > MAX_EDGES,
+    kept: [...kept],
+  };
+}
+
+/** A graph answer against walkByHand: the same nodes, edges and flag, and the walk's edges first, in its order. */
+function expectWalk(graph: any, expected: ReturnType<typeof walkByHand>, label: string): void {
+  const { kept, ...answer } = expected;
+  expect(answerOf(graph), label).toEqual(answer);
+  expect(graph.edges.slice(0, kept.length).map(edgeKey), `${label}: the walk's edges first, in order`).toEqual(kept);
 }
 
 describe('GET /api/graph/connections', () => {
@@ -678,7 +697,7 @@ describe('GET /api/graph/connections', () => {
       for (const depth of [1, 2, 3, 4]) {
         const graph = await app.get(`/api/graph/connections?wallet=${wallet}&depth=${depth}`);
         expect(graph.status, `${wallet} ${id} ${JSON.stringify(graph.body)}`).toBe(200);
-        expect(answerOf(graph.body), `${wallet} at depth ${depth}`).toEqual(walkByHand([id!], all, depth));
+        expectWalk(graph.body, walkByHand([id!], all, depth), `${wallet} at depth ${depth}`);
       }
     }
   });
@@ -702,11 +721,11 @@ describe('GET /api/graph/connections', () => {
     const one = (await app.get(`/api/graph/connections?wallet=${wallet}&depth=1`)).body;
     expect(one.nodes).toHaveLength(200);
     expect(one.truncated).toBe(false);
-    expect(answerOf(one)).toEqual(walkByHand(centers, all, 1));
+    expectWalk(one, walkByHand(centers, all, 1), 'depth 1');
     const two = (await app.get(`/api/graph/connections?wallet=${wallet}&depth=2`)).body;
     expect(two.nodes).toHaveLength(200);
     expect(two.truncated).toBe(true);
-    expect(answerOf(two)).toEqual(walkByHand(centers, all, 2));
+    expectWalk(two, walkByHand(centers, all, 2), 'depth 2');
   });
 
   it('follows at least 4 edges of each node however wide the frontier', async () => {
@@ -733,7 +752,7 @@ describe('GET /api/graph/connections', () => {
     expect(joined).toEqual([101, 102, 103, 104]);
     expect(graph.nodes).toHaveLength(200);
     expect(graph.truncated).toBe(true);
-    expect(answerOf(graph)).toEqual(walkByHand(centers, all, 1));
+    expectWalk(graph, walkByHand(centers, all, 1), 'depth 1');
   });
 
   it('follows fewer edges from each of many centers: 16 agents of one wallet follow their 24 strongest', async () => {
@@ -776,6 +795,50 @@ describe('GET /api/graph/connections', () => {
     expect(targets).toEqual(Array.from({ length: 24 }, (_, k) => k + 6));
     expect(response.body.nodes).toHaveLength(16 + 24);
     expect(response.body.edges).toHaveLength(16 * 24);
+  });
+
+  it('follows at most 25 of a hub’s edges each way, strongest first, and says the rest were cut', async () => {
+    // The center endorses agents 1-30 (strength falling with i) and is endorsed by agents 31-58: the first hop
+    // reads 26 each way, follows 25 and flags the 26th.
+    const wallet = newWallet().address;
+    const tag = `hub-${Date.now().toString(36)}`;
+    await taggedAgents(tag, wallet, 1, 59, 'f333');
+    await app.database.sql.query(
+      `WITH a AS (SELECT id, substring(handle from '-([0-9]+)$')::int AS n FROM agents WHERE agent_pubkey LIKE $1 || '-%')
+       INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength)
+       SELECT CASE WHEN o.n <= 31 THEN c.id ELSE o.id END, CASE WHEN o.n <= 31 THEN o.id ELSE c.id END, 'trust', 1.0 - o.n / 100.0
+       FROM a c JOIN a o ON o.n > 1 WHERE c.n = 1`,
+      [tag],
+    );
+    const { centers } = await taggedGraph(tag, wallet);
+    const all = await app.database.sql.query<Edge>(
+      `SELECT source_agent_id AS source, target_agent_id AS target, type, strength FROM trust_edges
+       WHERE source_agent_id = $1 OR target_agent_id = $1`,
+      [centers[0]],
+    );
+    for (const depth of [1, 2]) {
+      const graph = (await app.get(`/api/graph/connections?wallet=${wallet}&depth=${depth}`)).body;
+      expect(graph.truncated).toBe(true);
+      expect(graph.nodes).toHaveLength(51);
+      expectWalk(graph, walkByHand(centers, all, depth), `depth ${depth}`);
+    }
+  });
+
+  it('takes a wallet’s 200 oldest agents as the centers when it has more, and says it was cut', async () => {
+    const wallet = newWallet().address;
+    const tag = `many-${Date.now().toString(36)}`;
+    // agents 1-205 are the wallet's (agent i created i seconds ago: 6-205 are the oldest 200), 206-215 others
+    await taggedAgents(tag, wallet, 205, 215, 'f444');
+    const response = await app.get(`/api/graph/connections?wallet=${wallet}&depth=1`);
+    expect(response.status).toBe(200);
+    const oldest = await app.database.sql.query<{ id: string }>(
+      'SELECT id FROM agents WHERE owner_wallet = $1 ORDER BY created_at, id LIMIT 200',
+      [wallet],
+    );
+    expect(response.body.center.agent_ids).toEqual(oldest.map((row) => row.id));
+    expect(response.body.nodes).toHaveLength(200);
+    expect(response.body.truncated).toBe(true);
+    expect(response.body.limits.max_nodes).toBe(200);
   });
 
   it('answers 404 for a wallet without agents', async () => {

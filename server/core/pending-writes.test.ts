@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MAX_PENDING, PendingWrites } from './pending-writes';
+import { MAX_PENDING, PendingWrites, STUCK_MS } from './pending-writes';
 
 function deferred() {
   let resolve!: () => void;
@@ -74,6 +74,48 @@ describe('PendingWrites', () => {
     own.resolve();
     await turn();
     expect(done).toBe(true);
+  });
+
+  it('counts only the writes in flight for backpressure, however many settled behind a slow one', async () => {
+    const writes = new PendingWrites();
+    writes.hold(new Promise(() => {}));
+    for (let i = 0; i < MAX_PENDING + 10; i++) {
+      expect(writes.hold(Promise.resolve())).toBeUndefined();
+      await turn();
+    }
+    expect(writes.size).toBe(1);
+    expect(writes.hold(Promise.resolve())).toBeUndefined();
+  });
+
+  it('stops counting a write stuck past STUCK_MS, so reads and closing go on', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const writes = new PendingWrites();
+      writes.hold(new Promise(() => {}));
+      expect(writes.settled()).toBeDefined();
+      vi.advanceTimersByTime(STUCK_MS);
+      expect(writes.settled()).toBeUndefined();
+      expect(writes.size).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('gives up draining after its limit', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const writes = new PendingWrites();
+      writes.hold(new Promise(() => {}));
+      let drained = false;
+      const draining = writes.drain(1_000).then(() => (drained = true));
+      await vi.advanceTimersByTimeAsync(999);
+      expect(drained).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await draining;
+      expect(drained).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('drains writes held while it waits', async () => {

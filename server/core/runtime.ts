@@ -86,14 +86,16 @@ export async function startRuntime(options: StartOptions = {}): Promise<Runtime>
     state: new Map(),
     onClose: (fn) => void closers.push(fn),
     async close() {
-      // What was answered before it committed is written first, while the runtime is still current.
-      await runtime.pendingWrites.drain();
+      // What was answered before it committed is written first, while the runtime is still current (within the
+      // shutdown's 10 s), and again once scheduled work has stopped (a pipeline may have answered a call meanwhile).
+      await runtime.pendingWrites.drain(5_000);
       if (state.current === runtime) {
         state.current = null;
         state.starting = null;
         useDatabase(null);
       }
       for (const fn of closers.reverse()) await fn();
+      await runtime.pendingWrites.drain(1_000);
       stopNotices();
       redis?.disconnect();
       await database.close();

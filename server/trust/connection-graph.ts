@@ -62,14 +62,20 @@ interface AnswerRow {
   nodes: NodeRow[];
 }
 
-/** A hop's read: [source, target, type, strength, rank on its side of the frontier node (1 = strongest)]. */
-type ReadEdge = [string, string, EdgeRow['type'], number, number];
+/** An edge a hop follows: [source, target, type, strength]. */
+type HopEdge = [string, string, EdgeRow['type'], number];
+
+/** A hop's reads: the edges it may follow, in the hop's order, and whether one past EDGES_PER_NODE was left out. */
+interface HopReads {
+  cut: boolean;
+  edges: HopEdge[];
+}
 
 /** What the walk found: the nodes in the order they joined, the edges it followed that join two of them, whether a bound cut something. */
 interface Walk {
   centers: string[];
   nodes: string[];
-  kept: ReadEdge[];
+  kept: HopEdge[];
   truncated: boolean;
 }
 
@@ -78,103 +84,105 @@ function perNodeFor(room: number, frontier: number): number {
   return Math.max(3, Math.min(EDGES_PER_NODE, Math.ceil((2 * room) / frontier)));
 }
 
-/** perNodeFor in SQL, for `n` centers (the first hop, read with the centers). */
+/** perNodeFor in SQL, for `n` centers with room left (the first hop, read with the centers). */
 const PER_NODE_SQL = (n: string) =>
-  `greatest(3, least(${EDGES_PER_NODE}, ceil((2 * greatest(${MAX_NODES} - ${n}, 0))::numeric / ${n})::int))`;
+  `greatest(3, least(${EDGES_PER_NODE}, ceil((2 * (${MAX_NODES} - ${n}))::numeric / ${n})::int))`;
 
 /**
- * A hop's reads as one JSON value: each frontier node's `limit` strongest edges out and in (by the strength
- * indexes), ranked on their side. A few hundred edges at most (600 at the second hop around a wallet of the large
- * preset): the walk's choices over them take the server 0.1 ms, where the database spent 2 ms of CTEs on them.
+ * A hop's reads as one JSON value (HopReads): each frontier node's `limit` strongest edges out and in (by the
+ * strength indexes), those ranked past EDGES_PER_NODE on their side only flagged, the rest in the hop's order
+ * (strongest first, then source, target and type) up to MAX_EDGES + 1. A few hundred edges (600 at the second hop
+ * around a wallet of the large preset): the walk's choices over them take the server 0.1 ms, where a PL/pgSQL walk
+ * spent 2 ms of the database's time in CTEs.
  */
-const HOP_READS = (
-  frontier: string,
-  limit: string,
-) => `(SELECT json_agg(json_build_array(e.source, e.target, e.type, e.strength, e.rank))
-  FROM unnest(${frontier}) AS f(id) CROSS JOIN LATERAL (
-    (SELECT t.source_agent_id AS source, t.target_agent_id AS target, t.type, t.strength,
-            row_number() OVER (ORDER BY t.strength DESC ROWS UNBOUNDED PRECEDING) AS rank
-     FROM trust_edges t WHERE t.source_agent_id = f.id ORDER BY t.strength DESC LIMIT ${limit})
-    UNION ALL
-    (SELECT t.source_agent_id, t.target_agent_id, t.type, t.strength,
-            row_number() OVER (ORDER BY t.strength DESC ROWS UNBOUNDED PRECEDING)
-     FROM trust_edges t WHERE t.target_agent_id = f.id ORDER BY t.strength DESC LIMIT ${limit})) e)`;
-
-/** A later hop's reads (the first comes with the centers). */
-async function hopReads(frontier: string[], limit: number): Promise<ReadEdge[]> {
-  const [row] = await database().sql.query<{ reads: ReadEdge[] | null }>(
-    `SELECT ${HOP_READS('$1::uuid[]', '$2::int')} AS reads`,
-    [frontier, limit],
-    { prepare: true },
-  );
-  return row?.reads ?? [];
-}
-
-/** The hop's order of edges: strongest first, then by source, target and type (uuids order as their text). */
-function hopOrder(a: ReadEdge, b: ReadEdge): number {
-  return b[3] - a[3] || textOrder(a[0], b[0]) || textOrder(a[1], b[1]) || textOrder(a[2], b[2]);
-}
-const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const HOP_READS = (frontier: string, limit: string) => `(WITH read AS MATERIALIZED (
+    SELECT e.* FROM unnest(${frontier}) AS f(id) CROSS JOIN LATERAL (
+      (SELECT t.source_agent_id AS source, t.target_agent_id AS target, t.type, t.strength,
+              row_number() OVER (ORDER BY t.strength DESC ROWS UNBOUNDED PRECEDING) AS rank
+       FROM trust_edges t WHERE t.source_agent_id = f.id ORDER BY t.strength DESC LIMIT ${limit})
+      UNION ALL
+      (SELECT t.source_agent_id, t.target_agent_id, t.type, t.strength,
+              row_number() OVER (ORDER BY t.strength DESC ROWS UNBOUNDED PRECEDING)
+       FROM trust_edges t WHERE t.target_agent_id = f.id ORDER BY t.strength DESC LIMIT ${limit})) e),
+  used AS (SELECT r.source, r.target, r.type, r.strength FROM read r WHERE r.rank <= ${EDGES_PER_NODE}
+           ORDER BY r.strength DESC, r.source, r.target, r.type LIMIT ${MAX_EDGES + 1})
+  SELECT json_build_object('cut', EXISTS (SELECT 1 FROM read r WHERE r.rank > ${EDGES_PER_NODE}),
+    'edges', coalesce((SELECT json_agg(json_build_array(u.source, u.target, u.type, u.strength)
+                       ORDER BY u.strength DESC, u.source, u.target, u.type) FROM used u), '[]')))`;
 
 /**
  * Breadth-first from the wallet's agents (the centers, oldest first), `depth` hops. A hop follows each frontier
  * node's perNodeFor() + 1 strongest edges each way, of which those ranked past EDGES_PER_NODE only say the graph
  * was cut; the first MAX_EDGES of them, strongest first; their new endpoints join in the order they first appear
- * until MAX_NODES. One statement per hop (the first with the centers), each a bounded read; the choices are made
- * here. Null when the wallet has no agent.
+ * until MAX_NODES. One bounded read per hop (the first with the centers), all on one connection of the primary;
+ * the choices are made here. Null when the wallet has no agent.
  */
-async function walkFrom(wallet: string, depth: number): Promise<Walk | null> {
-  const { sql } = database();
-  const [first] = await sql.query<{ centers: string[] | null; reads: ReadEdge[] | null }>(
-    `WITH c AS MATERIALIZED (SELECT array_agg(id ORDER BY created_at, id) AS ids FROM agents WHERE owner_wallet = $1)
-     SELECT to_json(c.ids) AS centers, CASE WHEN c.ids IS NOT NULL THEN ${HOP_READS('c.ids', `${PER_NODE_SQL('cardinality(c.ids)')} + 1`)} END AS reads
-     FROM c`,
-    [wallet],
-    { prepare: true },
-  );
-  const centers = first?.centers;
-  if (!centers?.length) return null;
-  const walk: Walk = { centers, nodes: [...centers], kept: [], truncated: false };
-  const visited = new Set(centers);
-  let frontier = centers;
-  for (let level = 1; level <= depth && frontier.length > 0; level++) {
-    const room = Math.max(MAX_NODES - visited.size, 0);
-    const perNode = perNodeFor(room, frontier.length);
-    if (room === 0 && perNode < EDGES_PER_NODE && 2 * (perNode + 1) * frontier.length <= MAX_EDGES) {
-      // The graph is full: this hop can add no node, and the edges it would keep join visited nodes, which the
-      // answer reads anyway (every edge among the nodes). All it can tell is whether a node was left out, and the
-      // first edge to one tells it (the hop would read no edge past EDGES_PER_NODE, nor more than MAX_EDGES).
-      const [probe] = await sql.query<{ beyond: boolean }>(
-        `SELECT EXISTS (SELECT 1 FROM unnest($1::uuid[]) AS f(id) CROSS JOIN LATERAL (
-           (SELECT t.target_agent_id AS other FROM trust_edges t WHERE t.source_agent_id = f.id ORDER BY t.strength DESC LIMIT $2::int)
-           UNION ALL
-           (SELECT t.source_agent_id FROM trust_edges t WHERE t.target_agent_id = f.id ORDER BY t.strength DESC LIMIT $2::int)) e
-         WHERE NOT (e.other = ANY ($3::uuid[]))) AS beyond`,
-        [frontier, perNode + 1, walk.nodes],
-        { prepare: true },
-      );
-      walk.truncated ||= probe?.beyond === true;
-      break;
-    }
-    const reads = level === 1 ? (first!.reads ?? []) : await hopReads(frontier, perNode + 1);
-    const used = reads.filter((edge) => edge[4] <= EDGES_PER_NODE).sort(hopOrder);
-    if (used.length < reads.length || used.length > MAX_EDGES) walk.truncated = true;
-    const hop = used.slice(0, MAX_EDGES);
-    const admitted: string[] = [];
-    for (const edge of hop) {
-      for (const end of [edge[0], edge[1]]) {
-        if (visited.has(end)) continue;
-        if (admitted.length < room) {
-          visited.add(end);
-          admitted.push(end);
-        } else walk.truncated = true;
+function walkFrom(wallet: string, depth: number): Promise<Walk | null> {
+  return database().sql.withConnection(async (sql) => {
+    const [first] = await sql.query<{ centers: string[] | null; reads: HopReads | null }>(
+      `WITH c AS MATERIALIZED (SELECT array_agg(id ORDER BY created_at, id) AS ids FROM (
+         SELECT id, created_at FROM agents WHERE owner_wallet = $1 ORDER BY created_at, id LIMIT ${MAX_NODES + 1}) a)
+       SELECT to_json(c.ids) AS centers,
+         CASE WHEN cardinality(c.ids) < ${MAX_NODES} THEN ${HOP_READS('c.ids', `${PER_NODE_SQL('cardinality(c.ids)')} + 1`)} END AS reads
+       FROM c`,
+      [wallet],
+      { prepare: true },
+    );
+    if (!first?.centers?.length) return null;
+    // A wallet with more than MAX_NODES agents: its oldest MAX_NODES are the centers, and the graph says it was cut.
+    const centers = first.centers.slice(0, MAX_NODES);
+    const walk: Walk = { centers, nodes: [...centers], kept: [], truncated: first.centers.length > MAX_NODES };
+    const visited = new Set(centers);
+    let frontier = centers;
+    for (let level = 1; level <= depth && frontier.length > 0; level++) {
+      const room = Math.max(MAX_NODES - visited.size, 0);
+      const perNode = perNodeFor(room, frontier.length);
+      if (room === 0 && perNode < EDGES_PER_NODE && 2 * (perNode + 1) * frontier.length <= MAX_EDGES) {
+        // The graph is full: this hop can add no node, and the edges it would keep join visited nodes, which the
+        // answer reads anyway (every edge among the nodes). All it can tell is whether a node was left out, and
+        // the first edge to one tells it (the hop would read no edge past EDGES_PER_NODE, nor more than MAX_EDGES).
+        const [probe] = await sql.query<{ beyond: boolean }>(
+          `SELECT EXISTS (SELECT 1 FROM unnest($1::uuid[]) AS f(id) CROSS JOIN LATERAL (
+             (SELECT t.target_agent_id AS other FROM trust_edges t WHERE t.source_agent_id = f.id ORDER BY t.strength DESC LIMIT $2::int)
+             UNION ALL
+             (SELECT t.source_agent_id FROM trust_edges t WHERE t.target_agent_id = f.id ORDER BY t.strength DESC LIMIT $2::int)) e
+           WHERE NOT (e.other = ANY ($3::uuid[]))) AS beyond`,
+          [frontier, perNode + 1, walk.nodes],
+          { prepare: true },
+        );
+        walk.truncated ||= probe?.beyond === true;
+        break;
       }
+      const reads =
+        level === 1 && first.reads
+          ? first.reads
+          : (
+              await sql.query<{ reads: HopReads }>(
+                `SELECT ${HOP_READS('$1::uuid[]', '$2::int')} AS reads`,
+                [frontier, perNode + 1],
+                {
+                  prepare: true,
+                },
+              )
+            )[0]!.reads;
+      if (reads.cut || reads.edges.length > MAX_EDGES) walk.truncated = true;
+      const hop = reads.edges.slice(0, MAX_EDGES);
+      const admitted: string[] = [];
+      for (const edge of hop) {
+        for (const end of [edge[0], edge[1]]) {
+          if (visited.has(end)) continue;
+          if (admitted.length < room) {
+            visited.add(end);
+            admitted.push(end);
+          } else walk.truncated = true;
+        }
+      }
+      for (const edge of hop) if (visited.has(edge[0]) && visited.has(edge[1])) walk.kept.push(edge);
+      walk.nodes.push(...admitted);
+      frontier = admitted;
     }
-    for (const edge of hop) if (visited.has(edge[0]) && visited.has(edge[1])) walk.kept.push(edge);
-    walk.nodes.push(...admitted);
-    frontier = admitted;
-  }
-  return walk;
+    return walk;
+  });
 }
 
 /**
