@@ -400,7 +400,7 @@ ${os.cpus().length}-core machine (${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}
 charges the caller into escrow, forwards (RFC 9421 signed), pays the owner and logs \`agent.invoked\`; afterwards
 \`GET /api/v1/credits\` of the caller and of the owner must have moved by exactly one price per call the echo target
 answered (a paid call waits for two database statements: the charge, and the settlement with its event, each grouped
-with the other calls' in flight; a free one for none: its record and event are written just after its answer). Server CPU per paid call: user + system time of every \`server.ts\` process
+with the other calls' in flight; a free one for one, its record and event once answered). Server CPU per paid call: user + system time of every \`server.ts\` process
 during the run divided by the calls answered, far less disturbed by other load than req/s. Router added = p50 (exact) of the routed call (price 0) minus the same POST to the echo target directly (both cross to the target's process; the routed call crosses to the server's as well).
 Sign-in: ${SIGN_IN_WORKERS} wallets each loop challenge → \`personal_sign\` (in the benchmark process) → verify for ${DURATION_S} s.
 Targets: ≥ ${formatInt(TARGETS.paidPerSec)} paid/s on PostgreSQL, router ≤ ${TARGETS.routerOneMs} ms (1 connection) and ≤ ${TARGETS.routerTenMs} ms (10), ≥ ${TARGETS.signInsPerSec} sign-ins/s.

@@ -375,8 +375,6 @@ describe('smaller holes', () => {
       expect(response.status).toBe(502);
       expect(response.body.details.reason).toBe('target_unreachable');
       expect(response.text).not.toMatch(/ENOTFOUND|ECONNREFUSED|EHOSTUNREACH|127\.0\.0\.1|no-such-agent-host|getaddrinfo/);
-      // A free call's record is written just after its answer (core/pending-writes.ts).
-      await app.runtime.pendingWrites.settled();
       const [stored] = await app.database.sql.query<{ error: string }>(
         `SELECT error FROM invocations WHERE target_agent_id = $1::uuid`,
         [agentId],

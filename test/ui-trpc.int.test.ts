@@ -120,19 +120,3 @@ describe('agent look-up', () => {
     expect(rest.body.total).toBe(0);
   });
 });
-
-describe('reads after writes', () => {
-  it('a query waits for what this process answered before it committed (core/pending-writes.ts)', async () => {
-    let release!: () => void;
-    app.runtime.pendingWrites.hold(new Promise<void>((resolve) => (release = resolve)));
-    let answered = false;
-    const query = as(null)
-      .stats.platform()
-      .then(() => (answered = true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(answered).toBe(false);
-    release();
-    await query;
-    expect(answered).toBe(true);
-  });
-});

@@ -4,7 +4,6 @@ import { loadConfig, type Config } from './config';
 import { useDatabase } from './db';
 import { openDatabase, type Database } from './db/open';
 import { log } from './log';
-import { PendingWrites } from './pending-writes';
 import { fallbackCounterStore, RateLimiter, redisCounterStore, sqlCounterStore } from './rate-limit';
 import { REDIS_CLIENT_OPTIONS, redisFallbacks, type RedisFallbacks } from './redis-fallback';
 
@@ -20,8 +19,6 @@ export interface Runtime {
   /** Runs a Redis operation, or its database twin while Redis is down (null without REDIS_URL). */
   redisFallbacks: RedisFallbacks | null;
   changes: ChangeBus;
-  /** Writes answered before they committed, which this process's reads wait for (pending-writes.ts). */
-  pendingWrites: PendingWrites;
   state: Map<string, unknown>;
   /** Runs `fn` when the runtime closes (timers, connections, child processes). */
   onClose(fn: () => unknown): void;
@@ -82,20 +79,15 @@ export async function startRuntime(options: StartOptions = {}): Promise<Runtime>
     redis,
     redisFallbacks: fallbacks,
     changes,
-    pendingWrites: new PendingWrites(),
     state: new Map(),
     onClose: (fn) => void closers.push(fn),
     async close() {
-      // What was answered before it committed is written first, while the runtime is still current (within the
-      // shutdown's 10 s), and again once scheduled work has stopped (a pipeline may have answered a call meanwhile).
-      await runtime.pendingWrites.drain(5_000);
       if (state.current === runtime) {
         state.current = null;
         state.starting = null;
         useDatabase(null);
       }
       for (const fn of closers.reverse()) await fn();
-      await runtime.pendingWrites.drain(1_000);
       stopNotices();
       redis?.disconnect();
       await database.close();

@@ -1,4 +1,4 @@
-import { runningRuntime } from '../core/runtime';
+import { currentRuntime } from '../core/runtime';
 import type { Queryable, SqlParams } from '../core/db/sql-runner';
 
 import { EVENT_MIN_TIER, EVENT_NAMES, isEventName, type EventName } from '../schemas/events';
@@ -19,9 +19,8 @@ export function audienceOf(options: EmitOptions): string[] {
  * was committed; correctness never depends on it.
  */
 export function wake(name: EventName): void {
-  // A statement that commits while its runtime closes has nobody left to wake.
-  const changes = runningRuntime()?.changes;
-  if (changes) queueMicrotask(() => changes.publish({ kind: 'event', id: name }));
+  const { changes } = currentRuntime();
+  queueMicrotask(() => changes.publish({ kind: 'event', id: name }));
 }
 
 export interface EmitOptions {

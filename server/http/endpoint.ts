@@ -134,11 +134,6 @@ export interface EndpointDef<
    * `maxAgeMs` and dropped on every `dropOn` change notice. Add the bound to docs/spec-decisions.md.
    */
   cache?: CachePolicy;
-  /**
-   * A GET waits for the writes this process answered before they committed (server/core/pending-writes.ts);
-   * false for one that reads none of them (the health probes, which must answer whatever the database does).
-   */
-  waitsForPendingWrites?: false;
   /** Success status(es); the first is used when the handler returns a plain body. */
   status: number | readonly number[];
   /** The success body's schema (one per resource, from server/schemas/), or an event stream. */

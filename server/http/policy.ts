@@ -326,11 +326,6 @@ export async function runDeclared(
       await def.beforeSignature?.(signing);
       caller = await confirmSignatureClaim(claim, await def.signedAction!(signing), scopeList(def));
     }
-    // A read waits for what this process answered before it committed (a free call's record: core/pending-writes.ts).
-    if (def.method === 'get' && def.waitsForPendingWrites !== false) {
-      const pending = currentRuntime().pendingWrites.beforeRead();
-      if (pending) await pending;
-    }
     const handlerInput = new DeclaredInput(input, headers, caller, call);
     // The handler is called inline, not through a `const run = () => ...`: server.ts runs under tsx, which
     // names every such closure with an Object.defineProperty as it is created (measured: 0.4 µs a request).

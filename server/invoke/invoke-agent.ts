@@ -359,21 +359,9 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
   };
   // An invocation is private: the caller and the target's owner see it (docs/spec-decisions.md).
   const audience = { audience: [caller.wallet, target.ownerWallet] };
-  // What is written just after the answer (core/pending-writes.ts): this process's reads wait for it. A failure
-  // loses a derived figure or a free call's record, never money: it is logged. Past MAX_PENDING writes in flight
-  // the call waits for its own (`backlog`).
-  const { pendingWrites } = currentRuntime();
-  const backlog: Promise<void>[] = [];
-  const writeBehind = (write: Promise<unknown>, what: string, flush?: () => void) => {
-    const logged = write.catch((error: unknown) =>
-      log.error({ invocation_id: id, target_agent_id: target.id, err: error }, `${what} not written`),
-    );
-    const wait = pendingWrites.hold(logged, flush);
-    if (wait) backlog.push(wait);
-  };
-  // A successful call is a partnership edge in the connection graph.
-  if (outcome.status === 'success' && caller.agentId)
-    writeBehind(recordPartnership(caller.agentId, target.id, sql), 'partnership edge');
+  // A successful call is a partnership edge in the connection graph, written beside the settlement (not after it).
+  const partnership = outcome.status === 'success' && caller.agentId ? recordPartnership(caller.agentId, target.id, sql) : null;
+  partnership?.catch(() => {});
   if (fee > 0n) {
     // Pay the owner, or give the caller everything back (and its daily spend).
     const payee = walletAccount(outcome.status === 'success' ? target.ownerWallet : caller.wallet);
@@ -404,9 +392,9 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
     );
     wake('agent.invoked');
   } else {
-    // A free call moves no money and has nothing to settle: its record, already final, and its event are written
-    // just after it is answered, with the other free calls' (docs/spec-decisions.md, What a call waits for).
-    const record = recordFreeCall(
+    // A free call moves no money and has nothing to settle: its record, already final, and its event are
+    // written once it is answered, with the other free calls' in flight (docs/spec-decisions.md, What a call waits for).
+    await recordFreeCall(
       {
         id,
         callerWallet: caller.wallet,
@@ -423,12 +411,10 @@ export async function invokeAgent(caller: Caller, input: InvokeInput): Promise<I
         audience: audience.audience,
       },
       sql,
-      database().kind,
+      groupCommit(),
     );
-    writeBehind(record.written, 'free call record', record.flush);
   }
-
-  if (backlog.length > 0) await Promise.all(backlog);
+  await partnership;
 
   const stored: StoredInvocation = {
     invocation_id: id,

@@ -37,7 +37,7 @@ describe('free calls’ records', () => {
     const caller = `0xFREE${randomUUID().slice(0, 8)}`;
     const calls = Array.from({ length: 30 }, (_, i) => freeCall(caller, i));
     const before = { ...freeCallStats };
-    await Promise.all(calls.map((call) => recordFreeCall(call, sql(), database().kind).written));
+    await Promise.all(calls.map((call) => recordFreeCall(call, sql(), true)));
     expect(freeCallStats.records - before.records).toBe(30);
     expect(freeCallStats.statements - before.statements).toBeLessThan(30);
     const rows = await sql().query<{ id: string; status: string; http_status: number | null; error: string | null; fee: string }>(
@@ -66,7 +66,7 @@ describe('free calls’ records', () => {
     const caller = `0xFREE${randomUUID().slice(0, 8)}`;
     const first = freeCall(caller, 1);
     const calls = [first, freeCall(caller, 2), { ...freeCall(caller, 4), id: first.id }, freeCall(caller, 5)];
-    const results = await Promise.allSettled(calls.map((call) => recordFreeCall(call, sql(), database().kind).written));
+    const results = await Promise.allSettled(calls.map((call) => recordFreeCall(call, sql(), true)));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     const [count] = await sql().query<{ n: number }>(`SELECT count(*)::int AS n FROM invocations WHERE caller_wallet = $1`, [
       caller,

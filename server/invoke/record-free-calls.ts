@@ -1,16 +1,14 @@
 import { ASYNC_COMMIT } from '../core/db/async-commit';
-import type { Database } from '../core/db/open';
 import type { Queryable } from '../core/db/sql-runner';
 import { isDatabaseUnavailable } from '../core/db/unavailable';
-import { GroupQueue, type GroupLimits, type Queued } from '../core/group-queue';
+import { GroupQueue, type Queued } from '../core/group-queue';
 import { wake } from '../events/emit';
 import { audienceParam, invokedEvents } from './invocation-rows';
 
-// A free call's record and its agent.invoked event, written just after it is answered (invoke-agent.ts; the reads
-// of this process wait for it, core/pending-writes.ts). The records that arrive while one statement is in flight go
-// together as the next one (as the ledger's batcher does for paid calls, ledger-batch.ts): one commit, one
-// events-order lock and one change notice for the group instead of one each, which is most of what a free call
-// costs the database.
+// A free call's record and its agent.invoked event, written once it is answered (invoke-agent.ts). Under load the
+// records that arrive while one statement is in flight go together as the next one (as the ledger's batcher does
+// for paid calls, ledger-batch.ts): one commit, one events-order lock and one change notice for the group instead
+// of one each, which is most of what a free call costs the database. A call on an idle router goes at once.
 
 /** A free call, answered: its record (final) and its event's payload and audience. */
 export interface FreeCall {
@@ -30,15 +28,12 @@ export interface FreeCall {
 }
 
 /**
- * How records go together, per engine. PostgreSQL: one statement in flight (measured at 10 connections, 2026-11-25:
- * with two in flight the groups stayed near one record each), and a call on an idle router goes at once. PGlite runs
- * the statement in this thread, 1 ms for one record and 0.24 ms a record in a group of ten (2026-11-29): a group waits
- * a few milliseconds for more, and stays small, so that no statement holds the event loop for long.
+ * The most records in one statement, and the statements in flight at once: one (measured at 10 connections on
+ * PostgreSQL, 2026-11-25: with two in flight the groups stayed near one record each, 10.0 ms router p50; with one,
+ * 7.9 ms).
  */
-const LIMITS: Record<Database['kind'], GroupLimits> = {
-  postgres: { maxInFlight: 1, maxItems: 100 },
-  pglite: { maxInFlight: 1, maxItems: 25, windowMs: 4 },
-};
+const MAX_ITEMS = 100;
+const MAX_IN_FLIGHT = 1;
 
 /** One statement writing every call's record and event (asynchronous commit: docs/spec-decisions.md). */
 export function freeCallsStatement(calls: FreeCall[]): { sql: string; params: unknown[] } {
@@ -83,27 +78,25 @@ export const freeCallStats = { statements: 0, records: 0 };
 
 /** Groups the free calls recorded on one runner while statements are in flight. */
 class FreeCallRecorder {
-  private readonly queue: GroupQueue<FreeCall, void>;
+  private readonly queue = new GroupQueue<FreeCall, void>({ maxInFlight: MAX_IN_FLIGHT, maxItems: MAX_ITEMS }, (group) =>
+    this.run(group),
+  );
 
-  constructor(
-    private readonly runner: Queryable,
-    limits: GroupLimits,
-  ) {
-    this.queue = new GroupQueue(limits, (group) => this.run(group));
-  }
+  constructor(private readonly runner: Queryable) {}
 
   record(call: FreeCall): Promise<void> {
     return this.queue.submit(call);
   }
-
-  /** Sends the group waiting out its window now. */
-  readonly flush = () => this.queue.flush();
 
   private async run(group: Pending[]): Promise<void> {
     try {
       const { sql, params } = freeCallsStatement(group.map((pending) => pending.item));
       // One text whatever the group's size: prepared once per pooled connection.
       await this.runner.query(sql, params, { prepare: true });
+      freeCallStats.statements++;
+      freeCallStats.records += group.length;
+      wake('agent.invoked');
+      for (const pending of group) pending.resolve();
     } catch (error) {
       // A lost connection fails every call of the group, as it would each alone. Anything else the statement
       // refused (it rolled back whole) is retried call by call, so that one bad record fails only its own call.
@@ -112,30 +105,27 @@ class FreeCallRecorder {
         return;
       }
       for (const pending of group) await this.run([pending]);
-      return;
     }
-    freeCallStats.statements++;
-    freeCallStats.records += group.length;
-    for (const pending of group) pending.resolve();
-    wake('agent.invoked');
   }
 }
 
 const recorders = new WeakMap<Queryable, FreeCallRecorder>();
 
 /**
- * Writes a free call's record and event on `runner` (the pool, never a transaction), with the others in flight.
- * `flush` sends a group waiting out its window at once.
+ * Writes a free call's record and event on `runner` (the pool, never a transaction): with the others in flight when
+ * `batch` (PostgreSQL), else alone (PGlite, whose one connection runs in this thread, as ledger-batch.ts says).
  */
-export function recordFreeCall(
-  call: FreeCall,
-  runner: Queryable,
-  engine: Database['kind'],
-): { written: Promise<void>; flush: () => void } {
+export async function recordFreeCall(call: FreeCall, runner: Queryable, batch: boolean): Promise<void> {
+  if (!batch) {
+    const { sql, params } = freeCallsStatement([call]);
+    await runner.query(sql, params, { prepare: true });
+    wake('agent.invoked');
+    return;
+  }
   let recorder = recorders.get(runner);
   if (!recorder) {
-    recorder = new FreeCallRecorder(runner, LIMITS[engine]);
+    recorder = new FreeCallRecorder(runner);
     recorders.set(runner, recorder);
   }
-  return { written: recorder.record(call), flush: recorder.flush };
+  return recorder.record(call);
 }

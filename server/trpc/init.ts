@@ -2,7 +2,6 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { Address } from 'viem';
 import { ApiError } from '../core/errors';
-import { currentRuntime } from '../core/runtime';
 import type { Caller } from '../core/caller';
 import { WALLET_SCOPES } from '../core/scopes';
 import { primaryAgentOf } from '../agents/find-agent';
@@ -55,15 +54,8 @@ const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
   504: 'GATEWAY_TIMEOUT',
 };
 
-/**
- * Services throw ApiError; the UI sees the same status and message as a REST client would. A query first waits
- * for what this process answered before it committed, as a REST GET does (server/core/pending-writes.ts).
- */
-const apiErrors = t.middleware(async ({ type, next }) => {
-  if (type === 'query') {
-    const pending = currentRuntime().pendingWrites.beforeRead();
-    if (pending) await pending;
-  }
+/** Services throw ApiError; the UI sees the same status and message as a REST client would. */
+const apiErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof ApiError) {
     const cause = result.error.cause;

@@ -20,7 +20,6 @@ export default endpoint({
   description: 'status is ok when every self-check passes and degraded otherwise; issues_count counts failing checks.',
   tags: ['Platform'],
   auth: 'none',
-  waitsForPendingWrites: false,
   status: 200,
   response: health,
   handler: () => checkHealth().then(serialized),

@@ -10,7 +10,6 @@ export default endpoint({
     'Answers 200 as long as the process serves requests; checks nothing else (a failing dependency must not get the process restarted). Use /api/v1/health/ready to decide whether to send it traffic.',
   tags: ['Platform'],
   auth: 'none',
-  waitsForPendingWrites: false,
   status: 200,
   response: liveness,
   handler: async () => ({ status: 'alive' as const, pid: process.pid, uptime_s: Math.round(process.uptime()) }),

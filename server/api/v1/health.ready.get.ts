@@ -11,7 +11,6 @@ export default endpoint({
     '200 with ready true when this process takes requests; 503 with ready false while it drains (after SIGTERM) or when its database does not answer. Before the migrations have run the process does not listen yet.',
   tags: ['Platform'],
   auth: 'none',
-  waitsForPendingWrites: false,
   status: [200, 503],
   response: readiness,
   handler: async () => {
