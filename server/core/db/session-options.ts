@@ -8,7 +8,8 @@ export const SESSION_OPTIONS = '-c jit=off';
 
 /**
  * How long an idle pooled connection is kept (node-postgres closes one after 10 s by default). A new connection
- * costs a connect and a new plan for every prepared statement: with the default, the connections a burst of scheduled jobs or a parallel read opened were gone again by the
- * next, and a graph read that met a fresh one took 10-25 ms more.
+ * costs a connect and a new plan for every prepared statement: with the default, the connections a burst of
+ * scheduled jobs or a parallel read opened were gone again by the next, and a graph read that met a fresh one
+ * took 10-25 ms more.
  */
 export const POOL_IDLE_MS = 300_000;
