@@ -25,6 +25,7 @@ import {
   freePort,
   makeTempDir,
   measure,
+  median,
   note,
   removeDir,
   startEchoServer,
@@ -257,9 +258,8 @@ async function routerRounds(invokeUrl: string, echoUrl: string, headers: Record<
         `${formatMs(ten)} (10 conn: ${formatMs(routedTen.exactP50)} vs ${formatMs(directTen.exactP50)}; ${formatInt(routedTen.requestsPerSec)} req/s)\n`,
     );
   }
-  const mid = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
   process.stdout.write(
-    `median of ${ROUTER_ROUNDS} rounds: router added ${formatMs(mid(added.map((a) => a.one)))} (1 conn), ${formatMs(mid(added.map((a) => a.ten)))} (10 conn)\n`,
+    `median of ${ROUTER_ROUNDS} rounds: router added ${formatMs(median(added.map((a) => a.one)))} (1 conn), ${formatMs(median(added.map((a) => a.ten)))} (10 conn)\n`,
   );
   return null;
 }

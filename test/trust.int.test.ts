@@ -595,6 +595,15 @@ describe('GET /api/graph/connections', () => {
     );
   }
 
+  /** Inserts the trust edges `select` picks among the agents tagged `tag` (`a`: their ids and numbers n). */
+  async function linkTagged(tag: string, select: string) {
+    await app.database.sql.query(
+      `WITH a AS (SELECT id, substring(handle from '-([0-9]+)$')::int AS n FROM agents WHERE agent_pubkey LIKE $1 || '-%')
+       INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength) ${select}`,
+      [tag],
+    );
+  }
+
   /** The edges out of the agents tagged `tag`, and the wallet's agents (the centers). */
   async function taggedGraph(tag: string, wallet: string): Promise<{ all: Edge[]; centers: string[] }> {
     const all = await app.database.sql.query<Edge>(
@@ -709,13 +718,10 @@ describe('GET /api/graph/connections', () => {
     const tag = `fill-${Date.now().toString(36)}`;
     await taggedAgents(tag, wallet, 8, 392, 'f111');
     // agent i (9-200) is endorsed by center (i - 9) / 24 + 1 and endorses agent i + 192
-    await app.database.sql.query(
-      `INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength)
-       SELECT s.id, t.id, 'trust', 0.1 + (t.n % 97) / 200.0
-       FROM (SELECT id, substring(handle from '-([0-9]+)$')::int AS n FROM agents WHERE agent_pubkey LIKE $1 || '-%') t
-       JOIN (SELECT id, substring(handle from '-([0-9]+)$')::int AS n FROM agents WHERE agent_pubkey LIKE $1 || '-%') s
-         ON (t.n BETWEEN 9 AND 200 AND s.n = (t.n - 9) / 24 + 1) OR (t.n > 200 AND s.n = t.n - 192)`,
-      [tag],
+    await linkTagged(
+      tag,
+      `SELECT s.id, t.id, 'trust', 0.1 + (t.n % 97) / 200.0 FROM a t
+       JOIN a s ON (t.n BETWEEN 9 AND 200 AND s.n = (t.n - 9) / 24 + 1) OR (t.n > 200 AND s.n = t.n - 192)`,
     );
     const { all, centers } = await taggedGraph(tag, wallet);
     const one = (await app.get(`/api/graph/connections?wallet=${wallet}&depth=1`)).body;
@@ -736,12 +742,10 @@ describe('GET /api/graph/connections', () => {
     const tag = `wide-${Date.now().toString(36)}`;
     await taggedAgents(tag, wallet, 100, 205, 'f222');
     // agents 101-106: center 1's, strength 0.99 down to 0.94; agents 107-205: center (i - 105)'s, 0.5
-    await app.database.sql.query(
-      `WITH a AS (SELECT id, substring(handle from '-([0-9]+)$')::int AS n FROM agents WHERE agent_pubkey LIKE $1 || '-%')
-       INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength)
-       SELECT s.id, t.id, 'trust', CASE WHEN t.n <= 106 THEN 1.0 - (t.n - 100) / 100.0 ELSE 0.5 END
+    await linkTagged(
+      tag,
+      `SELECT s.id, t.id, 'trust', CASE WHEN t.n <= 106 THEN 1.0 - (t.n - 100) / 100.0 ELSE 0.5 END
        FROM a t JOIN a s ON s.n = CASE WHEN t.n <= 106 THEN 1 ELSE t.n - 105 END WHERE t.n > 100`,
-      [tag],
     );
     const { all, centers } = await taggedGraph(tag, wallet);
     const graph = (await app.get(`/api/graph/connections?wallet=${wallet}&depth=1`)).body;
@@ -803,19 +807,12 @@ describe('GET /api/graph/connections', () => {
     const wallet = newWallet().address;
     const tag = `hub-${Date.now().toString(36)}`;
     await taggedAgents(tag, wallet, 1, 59, 'f333');
-    await app.database.sql.query(
-      `WITH a AS (SELECT id, substring(handle from '-([0-9]+)$')::int AS n FROM agents WHERE agent_pubkey LIKE $1 || '-%')
-       INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength)
-       SELECT CASE WHEN o.n <= 31 THEN c.id ELSE o.id END, CASE WHEN o.n <= 31 THEN o.id ELSE c.id END, 'trust', 1.0 - o.n / 100.0
+    await linkTagged(
+      tag,
+      `SELECT CASE WHEN o.n <= 31 THEN c.id ELSE o.id END, CASE WHEN o.n <= 31 THEN o.id ELSE c.id END, 'trust', 1.0 - o.n / 100.0
        FROM a c JOIN a o ON o.n > 1 WHERE c.n = 1`,
-      [tag],
     );
-    const { centers } = await taggedGraph(tag, wallet);
-    const all = await app.database.sql.query<Edge>(
-      `SELECT source_agent_id AS source, target_agent_id AS target, type, strength FROM trust_edges
-       WHERE source_agent_id = $1 OR target_agent_id = $1`,
-      [centers[0]],
-    );
+    const { all, centers } = await taggedGraph(tag, wallet); // every edge has a tagged source
     for (const depth of [1, 2]) {
       const graph = (await app.get(`/api/graph/connections?wallet=${wallet}&depth=${depth}`)).body;
       expect(graph.truncated).toBe(true);

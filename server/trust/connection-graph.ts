@@ -1,6 +1,7 @@
 import type { Address } from 'viem';
 import { ConcurrencyGate, GateFullError } from '../core/concurrency-gate';
 import { database } from '../core/db';
+import type { Queryable } from '../core/db/sql-runner';
 import { ApiError } from '../core/errors';
 import { sharedCache, sharedState } from '../core/shared-state';
 import {
@@ -110,6 +111,14 @@ const HOP_READS = (frontier: string, limit: string) => `(WITH read AS MATERIALIZ
     'edges', coalesce((SELECT json_agg(json_build_array(u.source, u.target, u.type, u.strength)
                        ORDER BY u.strength DESC, u.source, u.target, u.type) FROM used u), '[]')))`;
 
+/** A later hop's reads (the first comes with the centers): `limit` strongest edges each way per frontier node. */
+async function hopReads(sql: Queryable, frontier: string[], limit: number): Promise<HopReads> {
+  const [row] = await sql.query<{ reads: HopReads }>(`SELECT ${HOP_READS('$1::uuid[]', '$2::int')} AS reads`, [frontier, limit], {
+    prepare: true,
+  });
+  return row!.reads;
+}
+
 /**
  * Breadth-first from the wallet's agents (the centers, oldest first), `depth` hops. A hop follows each frontier
  * node's perNodeFor() + 1 strongest edges each way, of which those ranked past EDGES_PER_NODE only say the graph
@@ -135,7 +144,7 @@ function walkFrom(wallet: string, depth: number): Promise<Walk | null> {
     const visited = new Set(centers);
     let frontier = centers;
     for (let level = 1; level <= depth && frontier.length > 0; level++) {
-      const room = Math.max(MAX_NODES - visited.size, 0);
+      const room = MAX_NODES - visited.size; // the centers are capped at MAX_NODES
       const perNode = perNodeFor(room, frontier.length);
       if (room === 0 && perNode < EDGES_PER_NODE && 2 * (perNode + 1) * frontier.length <= MAX_EDGES) {
         // The graph is full: this hop can add no node, and the edges it would keep join visited nodes, which the
@@ -153,18 +162,7 @@ function walkFrom(wallet: string, depth: number): Promise<Walk | null> {
         walk.truncated ||= probe?.beyond === true;
         break;
       }
-      const reads =
-        level === 1 && first.reads
-          ? first.reads
-          : (
-              await sql.query<{ reads: HopReads }>(
-                `SELECT ${HOP_READS('$1::uuid[]', '$2::int')} AS reads`,
-                [frontier, perNode + 1],
-                {
-                  prepare: true,
-                },
-              )
-            )[0]!.reads;
+      const reads = level === 1 && first.reads ? first.reads : await hopReads(sql, frontier, perNode + 1);
       if (reads.cut || reads.edges.length > MAX_EDGES) walk.truncated = true;
       const hop = reads.edges.slice(0, MAX_EDGES);
       const admitted: string[] = [];
