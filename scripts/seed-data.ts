@@ -334,7 +334,10 @@ export async function seedDatabase(
        UNION ALL SELECT 'attestations', count(*) FROM attestations
        UNION ALL SELECT 'invocations', count(*) FROM invocations WHERE status = 'success'
        UNION ALL SELECT 'wallets_tracked', count(*) FROM smart_money_wallets
-       UNION ALL SELECT 'events', count(*) FROM events`,
+       UNION ALL SELECT 'events', count(*) FROM events
+       UNION ALL SELECT k, count(*) FROM (SELECT vs_list_count_key('jobs', r) AS k FROM jobs r
+         UNION ALL SELECT vs_list_count_key('signals', r) FROM signals r
+         UNION ALL SELECT vs_list_count_key('skills', r) FROM skills r) c WHERE k IS NOT NULL GROUP BY k`,
     );
     await step('mark every agent', `INSERT INTO agent_stats_dirty (agent_id) SELECT id FROM agents`);
     await runner.query('COMMIT');

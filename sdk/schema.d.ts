@@ -13086,7 +13086,7 @@ export interface components {
             agents: components["schemas"]["AgentA"][];
             limit: number;
             offset: number;
-            /** @description Agents that match; with a filter, counted up to 1,000 (see total_exact) */
+            /** @description Agents that match; with a filter, counted up to 1,000 or the page's end (see total_exact) */
             total: number;
             /** @description false when more agents match than were counted: `total` is then a lower bound */
             total_exact: boolean;
@@ -13095,7 +13095,7 @@ export interface components {
             agents: components["schemas"]["AgentB"][];
             limit: number;
             offset: number;
-            /** @description Agents that match; with a filter, counted up to 1,000 (see total_exact) */
+            /** @description Agents that match; with a filter, counted up to 1,000 or the page's end (see total_exact) */
             total: number;
             /** @description false when more agents match than were counted: `total` is then a lower bound */
             total_exact: boolean;
@@ -13977,7 +13977,10 @@ export interface components {
             jobs: components["schemas"]["Job"][];
             limit: number;
             offset: number;
+            /** @description Jobs that match; with a filter, counted up to 1,000 or the page's end (see total_exact) */
             total: number;
+            /** @description false when more jobs match than were counted: `total` is then a lower bound */
+            total_exact: boolean;
         };
         JobPosted: {
             /** @description CLAW (at most 6 decimals) */
@@ -14695,13 +14698,19 @@ export interface components {
         };
         SkillList: {
             skills: components["schemas"]["Skill"][];
+            /** @description Skills that match; with a filter, counted up to 1,000 or the page's end (see total_exact) */
             total: number;
+            /** @description false when more skills match than were counted: `total` is then a lower bound */
+            total_exact: boolean;
         };
         SkillListB: {
             limit: number;
             offset: number;
             skills: components["schemas"]["Skill"][];
+            /** @description Skills that match; with a filter, counted up to 1,000 or the page's end (see total_exact) */
             total: number;
+            /** @description false when more skills match than were counted: `total` is then a lower bound */
+            total_exact: boolean;
         };
         SkillPublishRequest: {
             /**

@@ -534,4 +534,56 @@ describe('GET /api/v1/jobs', () => {
     expect((await app.get(`/api/v1/jobs/${crypto.randomUUID()}`)).status).toBe(404);
     expect((await app.get('/api/v1/jobs/nope')).status).toBe(400);
   });
+  it('totals every status exactly from the maintained counters, as jobs are posted, bid on, accepted and expire', async () => {
+    const expectTotals = async () => {
+      const rows = await app.database.sql.query<{ status: string; n: number }>(
+        'SELECT status, count(*)::int AS n FROM jobs GROUP BY status',
+      );
+      const counted = new Map(rows.map((row) => [row.status, row.n]));
+      const all = rows.reduce((sum, row) => sum + row.n, 0);
+      expect((await app.get('/api/v1/jobs?limit=1')).body).toMatchObject({ total: all, total_exact: true });
+      expect((await app.get('/api/v1/jobs?status=all&limit=1')).body).toMatchObject({ total: all, total_exact: true });
+      for (const status of ['open', 'bid', 'executing', 'completed', 'expired', 'cancelled']) {
+        const list = await app.get(`/api/v1/jobs?status=${status}&limit=1`);
+        expect(list.body, status).toMatchObject({ total: counted.get(status) ?? 0, total_exact: true });
+      }
+    };
+    const poster = await agent(100);
+    const bidder = await agent();
+    const [first, second, third] = [await postJob(poster, 1), await postJob(poster, 1), await postJob(poster, 1)];
+    await expectTotals();
+    const bid = await bidOn(first, bidder, 1);
+    await bidOn(second, bidder, 1);
+    await expectTotals();
+    await app.post(`/api/v1/jobs/${first}/accept`, { bid_id: bid.body.bid_id }, { token: poster.token });
+    await app.post(`/api/v1/jobs/${first}/submit`, { result: 'done' }, { token: bidder.token });
+    await app.database.sql.query(`UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id = $1`, [third]);
+    await expireJobs();
+    await expectTotals();
+  });
+
+  it('counts a list filtered by words or skill up to 1,000 matches, or to the end of the page asked for', async () => {
+    const tag = `bulk${Math.random().toString(36).slice(2, 8)}`;
+    const poster = newWallet().address.toLowerCase();
+    // cancelled jobs hold no escrow: the ledger's invariants stay true
+    await app.database.sql.query(
+      `INSERT INTO jobs (id, poster_wallet, title, description, required_skill, bounty, status, expires_at, cancelled_at, created_at)
+       SELECT gen_random_uuid(), $1, 'Job ' || i || ' ' || $2, 'bulk', $2, 1000000, 'cancelled', now() + interval '1 day', now(),
+         now() - make_interval(secs => i)
+       FROM generate_series(1, 1005) i`,
+      [poster, tag],
+    );
+    const first = await app.get(`/api/v1/jobs?q=${tag}&limit=20`);
+    expect(first.body).toMatchObject({ total: 1000, total_exact: false });
+    expect(first.body.jobs).toHaveLength(20);
+    expect((await app.get(`/api/v1/jobs?skill=${tag}&status=cancelled&limit=5`)).body).toMatchObject({
+      total: 1000,
+      total_exact: false,
+    });
+    // the last page counts to its end: every match, exactly
+    const last = await app.get(`/api/v1/jobs?q=${tag}&limit=20&offset=1000`);
+    expect(last.body).toMatchObject({ total: 1005, total_exact: true });
+    expect(last.body.jobs.map((job: any) => job.title)).toEqual(Array.from({ length: 5 }, (_, i) => `Job ${1001 + i} ${tag}`));
+    expect((await app.get(`/api/v1/jobs?q=${tag}+job&status=open`)).body).toMatchObject({ total: 0, total_exact: true });
+  });
 });

@@ -4,7 +4,7 @@
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants, PRESETS, seedDatabase, type Counts } from '../scripts/seed-data';
-import { FILTERED_TOTAL_MAX } from '../server/directory/list-agents';
+import { FILTERED_TOTAL_MAX } from '../server/core/db/list-totals';
 import { startTestApp, type TestApp } from './harness';
 
 const preset = process.env.SCALE_PRESET as keyof typeof PRESETS | undefined;

@@ -454,4 +454,30 @@ describe('GET /api/v1/signals', () => {
     expect((await app.get('/api/v1/signals/nope')).status).toBe(400);
     expect((await app.get(`/api/v1/signals/${crypto.randomUUID()}`)).status).toBe(404);
   });
+
+  it('totals every type and status exactly from the maintained counters', async () => {
+    const publisher = await agent(100);
+    const fresh = await publish(publisher, 1, { signal_type: 'short' });
+    await publish(publisher, 1, { signal_type: 'neutral' });
+    // one expires (resolved, stakes refunded), so two statuses of a type hold signals
+    await app.database.sql.query(`UPDATE signals SET created_at = now() - interval '91 days' WHERE id = $1`, [fresh]);
+    expect(await expireStaleSignals()).toBeGreaterThanOrEqual(1);
+    const rows = await app.database.sql.query<{ signal_type: string; status: string; n: number }>(
+      'SELECT signal_type, status, count(*)::int AS n FROM signals GROUP BY signal_type, status',
+    );
+    const count = (match: (row: { signal_type: string; status: string }) => boolean) =>
+      rows.filter(match).reduce((sum, row) => sum + row.n, 0);
+    const total = async (query: string) => (await app.get(`/api/v1/signals?limit=1${query}`)).body.total;
+    expect(await total('')).toBe(count(() => true));
+    for (const type of ['long', 'short', 'alert', 'insight', 'neutral']) {
+      expect(await total(`&signal_type=${type}`), type).toBe(count((row) => row.signal_type === type));
+      for (const status of ['open', 'resolved']) {
+        expect(await total(`&signal_type=${type}&status=${status}`), `${type} ${status}`).toBe(
+          count((row) => row.signal_type === type && row.status === status),
+        );
+      }
+    }
+    expect(await total('&status=resolved')).toBe(count((row) => row.status === 'resolved'));
+    expect(count((row) => row.signal_type === 'short' && row.status === 'resolved')).toBeGreaterThan(0);
+  });
 });

@@ -534,3 +534,44 @@ describe('skill subscriptions', () => {
     await assertLedgerBalanced();
   });
 });
+
+describe('skill list totals', () => {
+  it('totals the listed skills of every category and pricing exactly from the maintained counters', async () => {
+    const me = await author('pro');
+    const [kept, hidden, removed] = await Promise.all(
+      ['trading', 'trading', 'social'].map((category) => app.post('/api/skills', uploadA({ category }), { token: me.token })),
+    );
+    expect([kept!.status, hidden!.status, removed!.status]).toEqual([201, 201, 201]);
+    // an admin hides one, another is removed (family A skills hold no stake)
+    await app.database.sql.query('UPDATE skills SET hidden_at = now() WHERE id = $1', [hidden!.body.id]);
+    await app.database.sql.query('UPDATE skills SET removed_at = now() WHERE id = $1', [removed!.body.id]);
+    const rows = await app.database.sql.query<{ category: string; pricing_type: string; n: number }>(
+      `SELECT category, pricing_type, count(*)::int AS n FROM skills
+       WHERE status = 'active' AND removed_at IS NULL AND hidden_at IS NULL GROUP BY category, pricing_type`,
+    );
+    const count = (match: (row: { category: string; pricing_type: string }) => boolean) =>
+      rows.filter(match).reduce((sum, row) => sum + row.n, 0);
+    expect(count((row) => row.category === 'trading')).toBeGreaterThan(0);
+    const listA = async (query: string) => (await app.get(`/api/skills?limit=1${query}`)).body;
+    const listB = async (query: string) => (await app.get(`/api/v1/skills?limit=1${query}`)).body;
+    expect(await listA('')).toMatchObject({ total: count(() => true), total_exact: true });
+    expect(await listB('')).toMatchObject({ total: count(() => true), total_exact: true });
+    for (const category of ['automation', 'analysis', 'social', 'trading', 'security']) {
+      expect(await listA(`&category=${category}`), category).toMatchObject({
+        total: count((row) => row.category === category),
+        total_exact: true,
+      });
+    }
+    for (const pricing of ['free', 'one_time', 'subscription']) {
+      const priced = (row: { pricing_type: string }) =>
+        pricing === 'one_time' ? ['one_time', 'paid'].includes(row.pricing_type) : row.pricing_type === pricing;
+      expect((await listB(`&pricing_type=${pricing}`)).total, pricing).toBe(count(priced));
+      expect((await listB(`&pricing_type=${pricing}&category=trading`)).total, pricing).toBe(
+        count((row) => priced(row) && row.category === 'trading'),
+      );
+    }
+    // words count the matches themselves
+    const named = await listB(`&q=${encodeURIComponent(kept!.body.name)}`);
+    expect(named).toMatchObject({ total: 1, total_exact: true });
+  });
+});

@@ -1,5 +1,7 @@
 import { agentColumns } from '../agents/agent-row';
 import { database } from '../core/db';
+import { totalBound } from '../core/db/list-totals';
+import { containsPattern } from '../core/db/sql-runner';
 import type { Agent } from '../core/db/generated/client';
 import {
   AGENT_METRIC_COLUMNS,
@@ -22,14 +24,6 @@ export interface ListAgentsInput {
   offset: number;
 }
 
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-// A filtered total counts the matches up to this many (or to the end of the page asked for, when that is
-// further): a common word matches thousands of agents, and counting them all visited 3,600 heap pages of
-// `agents` (116 ms cold at 100,000 agents) for a number no reader pages through. Past the bound the
-// answer says `total_exact: false` and `total` is how many were counted (docs/spec-decisions.md, Lists).
-export const FILTERED_TOTAL_MAX = 1000;
-
 /**
  * A page of agents, newest first, with their metrics and the total that matches (exact up to
  * FILTERED_TOTAL_MAX with a filter, always exact without), in one statement. Every filter walks an
@@ -50,7 +44,7 @@ export async function listAgents(input: ListAgentsInput): Promise<{
   const param = (value: unknown) => `$${params.push(value)}`;
   const search = input.search?.trim();
   if (search) {
-    const pattern = param(likePattern(search));
+    const pattern = param(containsPattern(search));
     const matches = [`a.name ILIKE ${pattern}`, `a.handle LIKE lower(${pattern})`];
     // The UI's look-up also finds an agent by the start of its owner's wallet (0x and 4+ hex digits).
     if (input.searchWallets && /^0x[0-9a-f]{4,40}$/i.test(search)) {
@@ -95,7 +89,7 @@ export async function listAgents(input: ListAgentsInput): Promise<{
     // index itself (INCLUDE): at 100,000 agents `agent-77` (1,111 matches) tested 3,660 entries in
     // 1.5 ms where the heap visits behind the created_at index took 16 ms.
     const filter = `WHERE ${where.join(' AND ')}`;
-    bound = Math.max(FILTERED_TOTAL_MAX, offset + limit);
+    bound = totalBound(offset, limit);
     statement = `WITH matched AS MATERIALIZED (SELECT a.id, a.created_at FROM agents a ${join} ${filter} LIMIT ${bound + 1}),
       counted AS (SELECT count(*)::int AS n FROM matched)
       ${pageWithMetrics(`(

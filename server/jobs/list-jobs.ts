@@ -1,6 +1,8 @@
 import { database } from '../core/db';
 import { sharedCache } from '../core/shared-state';
-import { SqlParams } from '../core/db/sql-runner';
+import { boundedTotal, countersTotal, sqlCountUpTo } from '../core/db/list-totals';
+import { containsPattern, SqlParams } from '../core/db/sql-runner';
+import { JOB_STATUSES } from '../schemas/enums';
 import { presentJob, type JobRow } from './job-views';
 
 export interface ListJobsInput {
@@ -12,8 +14,6 @@ export interface ListJobsInput {
   limit: number;
   offset: number;
 }
-
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 // Only what presentJob shows (not the result or the fee of completed jobs).
 const LIST_COLUMNS = `j.id, j.poster_wallet, j.title, j.description, j.required_skill, j.bounty, j.status, j.expires_at,
@@ -47,21 +47,36 @@ export async function queryJobs(input: ListJobsInput) {
   if (input.minBounty) where.push(`j.bounty >= ${p.add(input.minBounty.toString())}::bigint`);
   if (input.skill) where.push(`lower(j.required_skill) = lower(${p.add(input.skill.trim())})`);
   for (const word of (input.q ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8)) {
-    const like = p.add(likePattern(word));
+    const like = p.add(containsPattern(word));
     // search_text is lower(title || '\n' || description), a generated column (migration jobs_list_search);
     // a word has no whitespace, so it cannot match across the two.
     where.push(`j.search_text LIKE lower(${like})`);
   }
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const { sql } = database();
-  const [rows, [count]] = await Promise.all([
+  // A status alone (or none) is an exact sum of the status counters; a skill, words or a bounty count the
+  // matches up to a bound.
+  const byStatusOnly = !input.minBounty && !input.skill && !(input.q ?? '').trim();
+  const status = input.status && input.status !== 'all' ? [input.status] : JOB_STATUSES;
+  const [rows, counted] = await Promise.all([
     sql.query<JobRow>(
       `SELECT ${LIST_COLUMNS}
        FROM jobs j ${filter} ORDER BY j.created_at DESC, j.id DESC
        LIMIT ${Math.floor(input.limit)} OFFSET ${Math.floor(input.offset)}`,
       p.values,
     ),
-    sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM jobs j ${filter}`, p.values),
+    byStatusOnly
+      ? countersTotal(
+          sql,
+          status.map((s) => `jobs:${s}`),
+        )
+      : boundedTotal(sqlCountUpTo(sql, `jobs j ${filter}`, p.values), input),
   ]);
-  return { jobs: rows.map(presentJob), total: Number(count?.total ?? 0), limit: input.limit, offset: input.offset };
+  return {
+    jobs: rows.map(presentJob),
+    total: counted.total,
+    total_exact: counted.totalExact,
+    limit: input.limit,
+    offset: input.offset,
+  };
 }

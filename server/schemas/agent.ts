@@ -11,6 +11,7 @@ import {
   timestamp,
   walletAddress,
   withFields,
+  listTotalFields,
 } from './common';
 import { TIERS } from './enums';
 import { activityEntry, trustBreakdown } from './trust';
@@ -100,12 +101,7 @@ export const agentB = z
   .openapi('AgentB');
 
 /** `total` of a list: exact without a filter; with one, exact up to 1,000 matches (or the page's end). */
-const listTotal = {
-  total: z.number().int().openapi({ description: 'Agents that match; with a filter, counted up to 1,000 (see total_exact)' }),
-  total_exact: z
-    .boolean()
-    .openapi({ description: 'false when more agents match than were counted: `total` is then a lower bound' }),
-};
+const listTotal = listTotalFields('Agents');
 
 export const agentListA = z
   .strictObject({ agents: z.array(agentA), ...listTotal, offset: z.number().int(), limit: z.number().int() })

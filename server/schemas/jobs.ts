@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { JOB_STATUSES } from './enums';
-import { addressOut, clawAmount, clawOut, plainText as text, queryInt, timestamp, uuid } from './common';
+import { addressOut, clawAmount, clawOut, listTotalFields, plainText as text, queryInt, timestamp, uuid } from './common';
 
 // Job bounties and their bids (spec: Jobs; States and transitions).
 
@@ -76,7 +76,7 @@ export const jobDetail = z
   .openapi('JobDetail');
 
 export const jobList = z
-  .strictObject({ jobs: z.array(job), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .strictObject({ jobs: z.array(job), ...listTotalFields('Jobs'), limit: z.number().int(), offset: z.number().int() })
   .openapi('JobList');
 
 export const listJobsQuery = z.object({

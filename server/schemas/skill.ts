@@ -7,7 +7,17 @@ import {
   SKILL_LIST_PRICING,
   SKILL_SORTS,
 } from './enums';
-import { addressOut, clawAmount, clawOut, httpUrl, jsonObject, queryInt, timestamp, walletAddress } from './common';
+import {
+  addressOut,
+  clawAmount,
+  clawOut,
+  httpUrl,
+  jsonObject,
+  listTotalFields,
+  queryInt,
+  timestamp,
+  walletAddress,
+} from './common';
 
 // Skills marketplace (spec: Skill resource, skills endpoints of both families).
 
@@ -106,12 +116,12 @@ export const skillListQueryB = z.object({
   offset: queryInt(0, 100_000, 0),
 });
 
-export const skillList = z.strictObject({ skills: z.array(skill), total: z.number().int() }).openapi('SkillList');
+export const skillList = z.strictObject({ skills: z.array(skill), ...listTotalFields('Skills') }).openapi('SkillList');
 
 export const skillListB = z
   .strictObject({
     skills: z.array(skill),
-    total: z.number().int(),
+    ...listTotalFields('Skills'),
     limit: z.number().int(),
     offset: z.number().int(),
   })

@@ -1,5 +1,7 @@
 import { database } from '../core/db';
+import { countersTotal } from '../core/db/list-totals';
 import { SqlParams } from '../core/db/sql-runner';
+import { SIGNAL_STATUSES, SIGNAL_TYPES } from '../schemas/enums';
 import { ApiError } from '../core/errors';
 import { microToClaw } from '../core/money';
 import { getAddress } from 'viem';
@@ -28,16 +30,24 @@ export async function listSignals(input: ListSignalsInput) {
   if (input.status === 'unresolved') where.push(`s.status <> 'resolved'`);
   else if (input.status) where.push(`s.status = ${p.add(input.status)}`);
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  // The total is a sum of the counters per type and status (migration list_totals): every filter here is one.
+  const types = input.signalType ? [input.signalType] : SIGNAL_TYPES;
+  const statuses = SIGNAL_STATUSES.filter((status) =>
+    input.status === 'unresolved' ? status !== 'resolved' : !input.status || status === input.status,
+  );
   const { sql } = database();
-  const [rows, [count]] = await Promise.all([
+  const [rows, counted] = await Promise.all([
     sql.query<SignalRow>(
       `SELECT ${SIGNAL_COLUMNS} FROM signals s ${filter} ORDER BY ${ORDER[input.sort ?? 'newest']}
        LIMIT ${Math.floor(input.limit)} OFFSET ${Math.floor(input.offset)}`,
       p.values,
     ),
-    sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM signals s ${filter}`, p.values),
+    countersTotal(
+      sql,
+      types.flatMap((type) => statuses.map((status) => `signals:${type}:${status}`)),
+    ),
   ]);
-  return { signals: rows.map(presentSignal), total: Number(count?.total ?? 0) };
+  return { signals: rows.map(presentSignal), total: counted.total };
 }
 
 /** GET /api/v1/signals/{id}: the signal, its stake totals, the fee once resolved and its 100 largest stakes. */

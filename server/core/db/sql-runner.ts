@@ -32,6 +32,11 @@ export class SqlParams {
   }
 }
 
+/** A LIKE/ILIKE pattern matching `text` anywhere, its `%`, `_` and `\\` matching themselves. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 /** Anything that runs parameterised SQL: the pool, PGlite, or a transaction. */
 export type Queryable = Pick<SqlRunner, 'query'>;
 
