@@ -102,7 +102,8 @@ function publicReads(agents: number, ids: string[]): Read[] {
     ]),
     ['GET /api/v1/agents/leaderboard', (i) => `/api/v1/agents/leaderboard?sort=${['score', 'accuracy', 'jobs'][i % 3]}`],
     ['GET /api/stats', () => `/api/stats`],
-    ['GET /api/skills', (i) => `/api/skills?page=${1 + (i % 20)}`],
+    // family A pages by offset (it has no page parameter): each request a different page, so no cache answers
+    ['GET /api/skills', (i) => `/api/skills?limit=20&offset=${i * 20}`],
     ['GET /api/v1/skills', (i) => `/api/v1/skills?offset=${i * 20}`],
     ['GET /api/v1/jobs', (i) => `/api/v1/jobs?limit=20&offset=${i * 20}`],
     ['GET /api/v1/signals', (i) => `/api/v1/signals?limit=20&offset=${i * 20}`],
