@@ -13977,7 +13977,7 @@ export interface components {
             jobs: components["schemas"]["Job"][];
             limit: number;
             offset: number;
-            /** @description Jobs that match; with a filter, counted up to 1,000 or the page's end (see total_exact) */
+            /** @description Jobs that match; with a skill, words or a minimum bounty, counted up to 1,000 or the page's end (see total_exact) */
             total: number;
             /** @description false when more jobs match than were counted: `total` is then a lower bound */
             total_exact: boolean;
@@ -14698,7 +14698,7 @@ export interface components {
         };
         SkillList: {
             skills: components["schemas"]["Skill"][];
-            /** @description Skills that match; with a filter, counted up to 1,000 or the page's end (see total_exact) */
+            /** @description Skills that match; with words, or for drafts, counted up to 1,000 or the page's end (see total_exact) */
             total: number;
             /** @description false when more skills match than were counted: `total` is then a lower bound */
             total_exact: boolean;
@@ -14707,7 +14707,7 @@ export interface components {
             limit: number;
             offset: number;
             skills: components["schemas"]["Skill"][];
-            /** @description Skills that match; with a filter, counted up to 1,000 or the page's end (see total_exact) */
+            /** @description Skills that match; with words, or for drafts, counted up to 1,000 or the page's end (see total_exact) */
             total: number;
             /** @description false when more skills match than were counted: `total` is then a lower bound */
             total_exact: boolean;

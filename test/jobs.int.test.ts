@@ -531,6 +531,10 @@ describe('GET /api/v1/jobs', () => {
     expect((await app.get('/api/v1/jobs?limit=51')).status).toBe(400);
     expect((await app.get('/api/v1/jobs?status=done')).status).toBe(400);
     expect((await app.get('/api/v1/jobs?q=%25')).status).toBe(200);
+    // a blank skill filters nothing, and never empties the unfiltered list's cached page
+    const blank = await app.get('/api/v1/jobs?skill=%20&limit=5');
+    expect(blank.body.jobs.length).toBeGreaterThan(0);
+    expect((await app.get('/api/v1/jobs?limit=5')).body.jobs).toEqual(blank.body.jobs);
     expect((await app.get(`/api/v1/jobs/${crypto.randomUUID()}`)).status).toBe(404);
     expect((await app.get('/api/v1/jobs/nope')).status).toBe(400);
   });

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTRPC } from '../trpc';
 import { Button, Field, Input } from '../ui/form';
 import { shortAddress } from '../ui/format';
-import { pageCount } from '../ui/list';
+import { pageCount } from '../ui/pages';
 import { Pagination } from '../ui/pagination';
 import { Card, ErrorState, Loading } from '../ui/states';
 import { DataTable } from '../ui/table';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Pagination } from './pagination';
-import { plural } from './format';
+import { pageCount, pagerState } from './pages';
 import { ErrorState, Loading } from './states';
 
 /**
@@ -8,7 +8,7 @@ import { ErrorState, Loading } from './states';
  * load jobs"), then "12 jobs · page 1 of 3" (announced when it changes), the rows or the `empty` note,
  * and the pager.
  */
-export function PagedList<D extends { total: number }, R>({
+export function PagedList<D extends { total: number; total_exact?: boolean }, R>({
   query,
   rows,
   noun,
@@ -32,20 +32,18 @@ export function PagedList<D extends { total: number }, R>({
   if (query.error) return <ErrorState error={query.error} title={`Could not load ${noun}s`} />;
   if (!query.data) return null;
   const items = rows(query.data);
-  const pages = pageCount(query.data.total, pageSize);
+  const { pages, open, label } = pagerState(query.data, page, pageSize, noun);
   return (
     <>
       <p className="text-sm text-slate-400" aria-live="polite">
-        {plural(query.data.total, noun)} · page {page} of {pages}
+        {label} · page {page} of {pages}
+        {open ? '+' : ''}
       </p>
       {items.length === 0 ? <p className="rounded-md border border-slate-800 p-6 text-slate-300">{empty}</p> : children(items)}
-      <Pagination page={page} pages={pages} onPage={onPage} />
+      <Pagination page={page} pages={pages} more={open} onPage={onPage} />
     </>
   );
 }
-
-/** How many pages `total` rows fill, at least one. */
-export const pageCount = (total: number | undefined, pageSize: number) => Math.max(1, Math.ceil((total ?? 0) / pageSize));
 
 /** A secret shown once (an API key, a signing secret), with the warning to copy it now. */
 export function SecretOnce({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {

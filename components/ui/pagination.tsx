@@ -2,11 +2,14 @@
 export function Pagination({
   page,
   pages,
+  more = false,
   onPage,
   className = '',
 }: {
   page: number;
   pages: number;
+  /** `pages` is a lower bound: more pages may follow. */
+  more?: boolean;
   onPage: (page: number) => void;
   className?: string;
 }) {
@@ -18,6 +21,7 @@ export function Pagination({
       </button>
       <span>
         page {page} of {pages}
+        {more ? '+' : ''}
       </span>
       <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)} className={button}>
         Next

@@ -28,10 +28,13 @@ const pages = sharedCache<Awaited<ReturnType<typeof queryJobs>>>('jobs.list', {
 });
 
 /** GET /api/v1/jobs: newest first, filtered by status, skill (exact, any case) and words in title or description. */
-export function listJobs(input: ListJobsInput) {
+export function listJobs(given: ListJobsInput) {
+  // A blank skill filters nothing: the page and its cache key must agree (a blank skill once matched no job
+  // and cached that empty page under the unfiltered list's key).
+  const input = { ...given, skill: given.skill?.trim() || undefined };
   const key = JSON.stringify([
     input.status ?? 'all',
-    input.skill?.trim().toLowerCase() ?? '',
+    input.skill?.toLowerCase() ?? '',
     input.q?.trim() ?? '',
     String(input.minBounty ?? 0n),
     input.limit,

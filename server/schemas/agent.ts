@@ -101,7 +101,7 @@ export const agentB = z
   .openapi('AgentB');
 
 /** `total` of a list: exact without a filter; with one, exact up to 1,000 matches (or the page's end). */
-const listTotal = listTotalFields('Agents');
+const listTotal = listTotalFields('Agents', 'a filter');
 
 export const agentListA = z
   .strictObject({ agents: z.array(agentA), ...listTotal, offset: z.number().int(), limit: z.number().int() })

@@ -104,12 +104,14 @@ export const plainText = (max: number) =>
     .refine((value) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value), 'must not contain control characters');
 
 /** `total` and `total_exact` of a list whose filters may be counted up to a bound (server/core/db/list-totals.ts). */
-export function listTotalFields(what: string) {
+export function listTotalFields(what: string, bounded: string) {
   return {
     total: z
       .number()
       .int()
-      .openapi({ description: `${what} that match; with a filter, counted up to 1,000 or the page's end (see total_exact)` }),
+      .openapi({
+        description: `${what} that match; with ${bounded}, counted up to 1,000 or the page's end (see total_exact)`,
+      }),
     total_exact: z
       .boolean()
       .openapi({ description: `false when more ${what.toLowerCase()} match than were counted: \`total\` is then a lower bound` }),

@@ -76,7 +76,12 @@ export const jobDetail = z
   .openapi('JobDetail');
 
 export const jobList = z
-  .strictObject({ jobs: z.array(job), ...listTotalFields('Jobs'), limit: z.number().int(), offset: z.number().int() })
+  .strictObject({
+    jobs: z.array(job),
+    ...listTotalFields('Jobs', 'a skill, words or a minimum bounty'),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
   .openapi('JobList');
 
 export const listJobsQuery = z.object({

@@ -116,12 +116,14 @@ export const skillListQueryB = z.object({
   offset: queryInt(0, 100_000, 0),
 });
 
-export const skillList = z.strictObject({ skills: z.array(skill), ...listTotalFields('Skills') }).openapi('SkillList');
+export const skillList = z
+  .strictObject({ skills: z.array(skill), ...listTotalFields('Skills', 'words, or for drafts') })
+  .openapi('SkillList');
 
 export const skillListB = z
   .strictObject({
     skills: z.array(skill),
-    ...listTotalFields('Skills'),
+    ...listTotalFields('Skills', 'words, or for drafts'),
     limit: z.number().int(),
     offset: z.number().int(),
   })

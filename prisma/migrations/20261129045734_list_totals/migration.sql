@@ -1,12 +1,3 @@
--- DropIndex
-DROP INDEX "skills_status_created_at_idx";
-
--- DropIndex
-DROP INDEX "signals_created_at_idx";
-
--- DropIndex
-DROP INDEX "signals_status_created_at_idx";
-
 -- CreateIndex
 CREATE INDEX "skills_status_created_at_id_idx" ON "skills"("status", "created_at" DESC, "id");
 
@@ -91,3 +82,9 @@ SELECT k, count(*) FROM (SELECT vs_list_count_key('jobs', r) AS k FROM "jobs" r
   UNION ALL SELECT vs_list_count_key('signals', r) FROM "signals" r
   UNION ALL SELECT vs_list_count_key('skills', r) FROM "skills" r) c
 WHERE k IS NOT NULL GROUP BY k;
+
+-- The indexes the new ones replace go last: dropping an index locks its table against reads until the
+-- migration commits, so the builds and the counts above run before that lock is taken.
+DROP INDEX "skills_status_created_at_idx";
+DROP INDEX "signals_created_at_idx";
+DROP INDEX "signals_status_created_at_idx";

@@ -26,7 +26,7 @@ export const agentsRouter = router({
       }),
     )
     .query(async ({ input }) => {
-      const { agents, metrics, total } = await listAgents({
+      const { agents, metrics, total, totalExact } = await listAgents({
         search: input.search,
         searchWallets: true,
         tier: input.tier,
@@ -35,7 +35,13 @@ export const agentsRouter = router({
         limit: input.pageSize,
         offset: (input.page - 1) * input.pageSize,
       });
-      return { agents: await presentAgentsB(agents, {}, metrics), total, page: input.page, pageSize: input.pageSize };
+      return {
+        agents: await presentAgentsB(agents, {}, metrics),
+        total,
+        total_exact: totalExact,
+        page: input.page,
+        pageSize: input.pageSize,
+      };
     }),
   /** One agent's page: record with trust breakdown and recent activity, endorsements, attestations. */
   get: publicProcedure.input(z.object({ ref })).query(async ({ input, ctx }) => {

@@ -22,7 +22,7 @@ export const skillsRouter = router({
     )
     .query(async ({ input }) => {
       // Anonymous view: what everyone sees, even when the author is signed in (drafts live on /me).
-      const { skills, total } = await listSkills({
+      const { skills, total, total_exact } = await listSkills({
         q: input.search,
         category: input.category,
         pricingType: input.pricingType,
@@ -32,7 +32,7 @@ export const skillsRouter = router({
         offset: (input.page - 1) * input.pageSize,
         viewer: null,
       });
-      return { skills, total, page: input.page, pageSize: input.pageSize };
+      return { skills, total, total_exact, page: input.page, pageSize: input.pageSize };
     }),
   /** The five example skills (GET /api/skills/examples). */
   examples: publicProcedure.query(() => {
