@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
+import { ASYNC_COMMIT } from './async-commit';
 
 export interface QueryOptions {
   /**
@@ -47,10 +48,17 @@ export function prismaRunner(tx: { $queryRawUnsafe<T = unknown>(sql: string, ...
   };
 }
 
+/**
+ * On PGlite every commit is durable: the database lives in this process, so an application crash is a database
+ * crash, and an asynchronous commit still in the WAL buffers (no WAL writer runs beside it) would be lost after
+ * its caller was answered (the chaos test found an acknowledged free call gone after a SIGKILL).
+ */
+const durableOnPglite = (sql: string) => (sql.includes(ASYNC_COMMIT) ? sql.replaceAll(ASYNC_COMMIT, `'on'`) : sql);
+
 export function pgliteRunner(pglite: PGlite): SqlRunner {
   const runner: SqlRunner = {
     async query<T>(sql: string, params?: unknown[]) {
-      const result = await pglite.query<T>(sql, params);
+      const result = await pglite.query<T>(durableOnPglite(sql), params);
       return result.rows;
     },
     async exec(sql) {
