@@ -1,4 +1,8 @@
+import type { Database } from '../server/core/db/open';
 import type { Queryable, SqlRunner } from '../server/core/db/sql-runner';
+
+/** The mode an asynchronous commit runs in: 'off' on PostgreSQL; PGlite commits every statement durably. */
+export const asyncMode = (database: Pick<Database, 'kind'>) => (database.kind === 'pglite' ? 'on' : 'off');
 
 /**
  * A runner that runs each statement in a transaction of its own and notes the synchronous_commit its commit
