@@ -55,13 +55,6 @@ export async function authorHandles(skills: Skill[]): Promise<Map<string, string
   return new Map(agents.map((agent) => [agent.id, agent.handle]));
 }
 
-export async function presentSkills(skills: Skill[], viewer: string | null) {
-  const handles = await authorHandles(skills);
-  return skills.map((skill) =>
-    presentSkill(skill, skill.authorAgentId ? (handles.get(skill.authorAgentId) ?? null) : null, { viewer }),
-  );
-}
-
 /** A skill that exists and was not removed; drafts and hidden skills only for their author and admins (404 otherwise). */
 export async function requireSkill(id: string, viewer: Address | string | null = null): Promise<Skill> {
   const skill = await db().skill.findUnique({ where: { id } });
