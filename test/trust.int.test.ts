@@ -485,12 +485,15 @@ describe('trust filters while the refresh job is behind', () => {
     // A caller presenting a credential reads past the response cache (whose answers may be up to 1 s old
     // when, as here, stored rows change without a change notice): what is measured is the count itself.
     const { token } = await signIn(app, newWallet());
-    const listed = async () =>
-      (await app.get('/api/agents?min_trust_score=30&limit=200', { token })).body.agents.map((a: any) => a.id) as string[];
+    const listed = async (tier = '') =>
+      (await app.get(`/api/agents?min_trust_score=30&limit=200${tier}`, { token })).body.agents.map((a: any) => a.id) as string[];
     expect(await listed()).not.toContain(subject.id);
     // a tier is worth 30: the change marks the agent, the newest mark, so the filter counts it live
     await app.database.sql.query(`UPDATE agents SET tier = 'pro' WHERE id = $1`, [subject.id]);
     expect(await listed()).toContain(subject.id);
+    // with a tier, the filter reads agent_stats' tier: the stored row still says none, the live count (newest mark) says pro
+    expect(await listed('&tier=pro')).toContain(subject.id);
+    expect(await listed('&tier=entry')).not.toContain(subject.id);
     // LIVE_DIRTY_MAX later marks (the job far behind): the subject's mark is no longer among the newest,
     // so the filter judges it on its stored row (0) until the job runs; its own page stays live
     await app.database.sql.query(`INSERT INTO agent_stats_dirty (agent_id) SELECT $1::uuid FROM generate_series(1, $2::int)`, [
@@ -498,9 +501,47 @@ describe('trust filters while the refresh job is behind', () => {
       LIVE_DIRTY_MAX,
     ]);
     expect(await listed()).not.toContain(subject.id);
+    expect(await listed('&tier=pro')).not.toContain(subject.id);
     expect(await score(subject.id)).toBe(30);
     await refreshAgentStats(app.database.sql);
     expect(await listed()).toContain(subject.id);
+    expect(await listed('&tier=pro')).toContain(subject.id);
+    expect(await listed('&tier=entry')).not.toContain(subject.id);
+  });
+
+  it('agent_stats keeps the agent’s tier at every commit, whoever writes the row and however far behind the job is', async () => {
+    const subject = await agent();
+    await app.database.sql.query(`UPDATE agents SET tier = 'pro' WHERE id = $1`, [subject.id]);
+    await refreshAgentStats(app.database.sql);
+    const stored = async () =>
+      (await app.database.sql.query<{ tier: string }>('SELECT tier FROM agent_stats WHERE agent_id = $1', [subject.id]))[0]?.tier;
+    expect(await stored()).toBe('pro');
+    const { token } = await signIn(app, newWallet());
+    const listed = async (query: string) =>
+      (await app.get(`/api/agents?limit=200&${query}`, { token })).body.agents.map((a: any) => a.id) as string[];
+    // a tier change rewrites the row in its own transaction: with the job far behind (LIVE_DIRTY_MAX newer marks),
+    // the tier filter is exact at once and never lists the agent under its old tier
+    await app.database.sql.query(`UPDATE agents SET tier = 'entry' WHERE id = $1`, [subject.id]);
+    const [other] = await app.database.sql.query<{ id: string }>(`SELECT id FROM agents WHERE id <> $1 LIMIT 1`, [subject.id]);
+    await app.database.sql.query(`INSERT INTO agent_stats_dirty (agent_id) SELECT $1::uuid FROM generate_series(1, $2::int)`, [
+      other!.id,
+      LIVE_DIRTY_MAX,
+    ]);
+    expect(await stored()).toBe('entry');
+    expect(await listed('tier=pro&min_trust_score=1')).not.toContain(subject.id);
+    expect(await listed('tier=entry&min_trust_score=1')).toContain(subject.id);
+    // a writer that knows nothing of the column (the refresh of a release before it, during a rolling deploy)
+    await app.database.sql.query('DELETE FROM agent_stats WHERE agent_id = $1', [subject.id]);
+    await app.database.sql.query(
+      `INSERT INTO agent_stats (agent_id, trust_score, agent_created_at) SELECT id, 40, created_at FROM agents WHERE id = $1`,
+      [subject.id],
+    );
+    expect(await stored()).toBe('entry');
+    await app.database.sql.query(`UPDATE agent_stats SET trust_score = 41, tier = 'enterprise' WHERE agent_id = $1`, [
+      subject.id,
+    ]);
+    expect(await stored()).toBe('entry');
+    await refreshAgentStats(app.database.sql);
   });
 });
 

@@ -61,15 +61,27 @@ export async function listAgents(input: ListAgentsInput): Promise<{
   // a heap visit per pro agent), 25-48 ms with the probes over the (tier, id) index.
   const narrowed = where.length > 0;
   let join = '';
+  // The agents that match `filter` (on `agents a`), in no order, up to the bound: by default read from `agents`.
+  let matches = (filter: string, bound: number) => `SELECT a.id, a.created_at FROM agents a ${join} ${filter} LIMIT ${bound + 1}`;
   if (input.minTrustScore) {
     const dirty = await dirtyTrustTotals(sql);
     const passing = [...dirty].filter(([, row]) => row.total >= input.minTrustScore!).map(([id]) => id);
     const score = narrowed ? '(SELECT s.trust_score FROM agent_stats s WHERE s.agent_id = a.id)' : 's.trust_score';
     if (!narrowed) join = 'LEFT JOIN agent_stats s ON s.agent_id = a.id';
-    where.push(
-      `((${score} >= ${param(input.minTrustScore)} AND a.id <> ALL(${param([...dirty.keys()])}::uuid[]))
-        OR a.id = ANY(${param(passing)}::uuid[]))`,
-    );
+    const [min, marked, passed] = [param(input.minTrustScore), param([...dirty.keys()]), param(passing)];
+    where.push(`((${score} >= ${min} AND a.id <> ALL(${marked}::uuid[])) OR a.id = ANY(${passed}::uuid[]))`);
+    // The trust filter alone or with a tier: agent_stats holds every agent's maintained score and tier beside its
+    // created_at (agents are never deleted; triggers keep the tier exact at every commit), so its (tier, trust_score, ...) and
+    // (trust_score, ...) indexes find the matches without visiting an agent. At 100,000 agents, 1,001 of 76,430
+    // matches: 0.7 ms, against 4.3 ms through a join with agents; with tier=pro, 1,001 of 4,000 pro agents took
+    // 8.4 ms through the tier index and a probe of agent_stats per agent.
+    if (!search && input.isCallable === undefined) {
+      const tier = input.tier ? `s.tier = ${param(input.tier)} AND` : '';
+      matches = (filter, bound) => `SELECT s.agent_id AS id, s.agent_created_at AS created_at FROM agent_stats s
+          WHERE ${tier} s.trust_score >= ${min} AND s.agent_id <> ALL(${marked}::uuid[])
+        UNION ALL SELECT a.id, a.created_at FROM agents a ${join} ${filter} AND a.id = ANY(${passed}::uuid[])
+        LIMIT ${bound + 1}`;
+    }
   }
   const limit = Math.floor(input.limit);
   const offset = Math.floor(input.offset);
@@ -90,7 +102,7 @@ export async function listAgents(input: ListAgentsInput): Promise<{
     // 1.5 ms where the heap visits behind the created_at index took 16 ms.
     const filter = `WHERE ${where.join(' AND ')}`;
     bound = totalBound(offset, limit);
-    statement = `WITH matched AS MATERIALIZED (SELECT a.id, a.created_at FROM agents a ${join} ${filter} LIMIT ${bound + 1}),
+    statement = `WITH matched AS MATERIALIZED (${matches(filter, bound)}),
       counted AS (SELECT count(*)::int AS n FROM matched)
       ${pageWithMetrics(`(
         (SELECT id, created_at FROM matched WHERE (SELECT n FROM counted) <= ${bound}

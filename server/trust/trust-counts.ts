@@ -203,6 +203,8 @@ export async function dirtyTrustTotals(runner: Queryable): Promise<Map<string, {
      ${countedCtes(IN_IDS)}
      SELECT id, created_at, ${trustTotalSql()} AS total FROM counted`,
     [adminWallets()],
+    // planned once per connection: planning its CTEs took 4.2 ms, executing them 1.3 ms (100,000 agents, no mark)
+    { prepare: true },
   );
   return new Map(rows.map((row) => [row.id, { total: Number(row.total), createdAt: new Date(row.created_at) }]));
 }
