@@ -32,12 +32,14 @@ export async function agentProfileB(ref: string, viewer: string | null) {
          (SELECT id, name, data, created_at FROM events WHERE data->>'caller_agent_id' = $1 ORDER BY id DESC LIMIT ${RECENT_ACTIVITY})
        ) e ORDER BY id DESC LIMIT ${RECENT_ACTIVITY}`,
       [agent.id],
+      { prepare: true },
     ),
     sql.query<{ received: string | number; made: string | number }>(
       `SELECT
          (SELECT count(*) FROM invocations WHERE target_agent_id = $1 AND created_at > now() - interval '24 hours') AS received,
          (SELECT count(*) FROM invocations WHERE caller_agent_id = $1 AND created_at > now() - interval '24 hours') AS made`,
       [agent.id],
+      { prepare: true },
     ),
   ]);
   return {

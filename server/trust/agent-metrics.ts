@@ -59,6 +59,7 @@ export async function loadAgentMetrics(agents: Pick<Agent, 'id'>[], runner: Quer
   const rows = await runner.query<AgentMetricRow>(
     `SELECT ${AGENT_METRIC_COLUMNS} FROM agents a ${AGENT_METRIC_JOINS} WHERE a.id = ANY($1::uuid[])`,
     [agents.map((agent) => agent.id)],
+    { prepare: true },
   );
   return metricsFromRows(rows, runner);
 }
