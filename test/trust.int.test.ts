@@ -901,6 +901,31 @@ describe('GET /api/agents/{id}/public-profile', () => {
     const after = await app.get(`/api/agents/${subject.handle}/public-profile`);
     expect(after.body.trust.total).toBe(12);
     expect(after.body.attestations).toEqual([{ attestation_type: 'security_audited', created_at: expect.any(String) }]);
+    // a peer attestation and published skills (a draft, a hidden and a removed one not among them), newest first
+    await app.database.sql.query(
+      `INSERT INTO attestations (id, subject_agent_id, attester_wallet, verdict, weight, created_at)
+       VALUES (gen_random_uuid(), $1, $2, 'positive', 3, '2030-01-02T03:04:05.678Z')`,
+      [subject.id, newWallet().address.toLowerCase()],
+    );
+    await app.database.sql.query(
+      `INSERT INTO skills (id, author_agent_id, author_wallet, name, description, category, pricing_type, status, family, created_at, hidden_at, removed_at)
+       SELECT gen_random_uuid(), $1::uuid, $2, v.* FROM (VALUES ('Older', 'd', 'trading', 'free', 'active', 'a', now() - interval '1 day', NULL::timestamptz, NULL::timestamptz),
+              ('Newer', 'd', 'security', 'paid', 'active', 'a', now(), NULL, NULL),
+              ('Draft', 'd', 'social', 'free', 'draft', 'a', now(), NULL, NULL),
+              ('Hidden', 'd', 'social', 'free', 'active', 'a', now(), now(), NULL),
+              ('Removed', 'd', 'social', 'free', 'active', 'a', now(), NULL, now())) v`,
+      [subject.id, subject.account.address],
+    );
+    const full = (await app.get(`/api/agents/${subject.id}/public-profile`)).body;
+    expect(full.attestations).toEqual([
+      { attestation_type: 'peer_attestation', verdict: 'positive', weight: 3, created_at: '2030-01-02T03:04:05.678Z' },
+      { attestation_type: 'security_audited', created_at: after.body.attestations[0].created_at },
+    ]);
+    expect(full.attestations[1].created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(full.skills).toEqual([
+      { name: 'Newer', category: 'security', pricing_type: 'paid' },
+      { name: 'Older', category: 'trading', pricing_type: 'free' },
+    ]);
     expect((await app.get(`/api/agents/${crypto.randomUUID()}/public-profile`)).status).toBe(404);
     expect((await app.get('/api/agents/no-such-handle/public-profile')).status).toBe(404);
   });

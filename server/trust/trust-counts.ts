@@ -168,6 +168,7 @@ export async function loadTrustCounts(ids: string[], runner: Queryable): Promise
   const rows = await runner.query<TrustCountRow>(
     `SELECT ${TRUST_COUNT_COLUMNS} FROM agents a ${TRUST_COUNT_JOINS} WHERE a.id = ANY($1::uuid[])`,
     [ids],
+    { prepare: true },
   );
   return trustCountsFromRows(rows, runner);
 }
