@@ -9,6 +9,7 @@ import type { Endorsement } from '../core/db/generated/client';
 import { isUniqueViolation } from '../core/db/errors';
 import { ApiError } from '../core/errors';
 import { deriveEdgesInto } from './derive-edges';
+import { endorsementColumns, endorsementFromRow } from './endorsement-row';
 import { TRUST_RULES } from './trust-score';
 
 export const ATTESTATION_TYPES = ['verified', 'trusted', 'skill_verified', 'security_audited'] as const;
@@ -46,6 +47,12 @@ function readEndorsementCursor(cursor: string): { createdAt: Date; id: string } 
   return { createdAt, id };
 }
 
+// A page's statements, prepared (Prisma's findMany took about 1 ms of the process's CPU per page).
+const ACTIVE = `SELECT ${endorsementColumns('e')} FROM endorsements e WHERE e.subject_agent_id = $1::uuid AND e.status = 'active'`;
+const FIRST_PAGE = `${ACTIVE} ORDER BY e.created_at DESC, e.id ASC LIMIT $2`;
+const PAGE_AFTER = `${ACTIVE} AND (e.created_at < $2 OR (e.created_at = $2 AND e.id > $3::uuid))
+  ORDER BY e.created_at DESC, e.id ASC LIMIT $4`;
+
 /**
  * GET /api/agents/{id}/endorse: one keyset page of the active endorsements, newest first (ties by id),
  * over the partial index endorsements (subject_agent_id, created_at DESC, id) WHERE status = 'active',
@@ -56,19 +63,14 @@ export async function listEndorsements(ref: string, page: { limit?: number; curs
   const limit = page.limit ?? 50;
   const after = page.cursor ? readEndorsementCursor(page.cursor) : null;
   const agent = await requireAgent(ref);
+  const { sql } = database();
   const [rows, counts] = await Promise.all([
-    db().endorsement.findMany({
-      where: {
-        subjectAgentId: agent.id,
-        status: 'active',
-        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
-      take: limit + 1,
-    }),
-    loadTrustCounts([agent.id], database().sql),
+    after
+      ? sql.query<Record<string, unknown>>(PAGE_AFTER, [agent.id, after.createdAt, after.id, limit + 1], { prepare: true })
+      : sql.query<Record<string, unknown>>(FIRST_PAGE, [agent.id, limit + 1], { prepare: true }),
+    loadTrustCounts([agent.id], sql),
   ]);
-  const endorsements = rows.slice(0, limit);
+  const endorsements = rows.slice(0, limit).map(endorsementFromRow);
   return {
     agent_id: agent.id,
     endorsements: endorsements.map(endorsementView),
