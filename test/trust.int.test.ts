@@ -185,6 +185,21 @@ describe('GET /api/agents/{id}/endorse pages', () => {
   it('answers 400 for a cursor no page gave and for a limit out of range', async () => {
     const subject = await agent();
     expect((await app.get(`/api/agents/${subject.id}/endorse?cursor=bm90LWEtY3Vyc29y`)).status).toBe(400);
+    // the shape of a cursor around what no page gives: an id of 36 hyphens, instants the database cannot hold
+    const cursor = (text: string) => Buffer.from(text).toString('base64url');
+    for (const forged of [
+      `2026-01-01T00:00:00.000Z|${'-'.repeat(36)}`,
+      `+010000-01-01T00:00:00.000Z|${crypto.randomUUID()}`,
+      `-000001-01-01T00:00:00.000Z|${crypto.randomUUID()}`,
+    ]) {
+      const answer = await app.get(`/api/agents/${subject.id}/endorse?cursor=${cursor(forged)}`);
+      expect(answer.status).toBe(400);
+      expect(answer.body.code).toBe('invalid_request');
+    }
+    expect(
+      (await app.get(`/api/agents/${subject.id}/endorse?cursor=${cursor(`2026-01-01T00:00:00.000Z|${crypto.randomUUID()}`)}`))
+        .status,
+    ).toBe(200);
     expect((await app.get(`/api/agents/${subject.id}/endorse?limit=0`)).status).toBe(400);
     expect((await app.get(`/api/agents/${subject.id}/endorse?limit=201`)).status).toBe(400);
   });

