@@ -190,6 +190,7 @@ export function routedSql(primary: SqlRunner, replica: Replica): SqlRunner {
       try {
         return await replica.sql.query<T>(sql, params, options);
       } catch (error) {
+        if (isStatementError(error)) throw error;
         replica.markFailed(error);
         return primary.query<T>(sql, params, options);
       }
@@ -197,6 +198,17 @@ export function routedSql(primary: SqlRunner, replica: Replica): SqlRunner {
     exec: (sql) => primary.exec(sql),
     withConnection: (fn) => primary.withConnection(fn),
   };
+}
+
+/**
+ * A statement PostgreSQL refused for its values (SQLSTATE class 22, data exception: a malformed uuid or an
+ * instant out of range from a caller's input): the primary would refuse it the same, so the replica stays in
+ * use. Anything else may be the replica's: a broken connection, a cancelled or conflicting query, or a column
+ * a migration just added that it has not replayed yet (class 42), which the primary answers.
+ */
+function isStatementError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
 
 /** A failure of the query itself (not found, invalid input): the primary would answer the same. */
