@@ -4,7 +4,8 @@ import type { Agent } from '../core/db/generated/client';
 import { ApiError } from '../core/errors';
 import { agentColumns, agentFromRow } from './agent-row';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID in any case: what a path's or a cursor's id must be. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HANDLE = /^[a-z0-9-]{1,64}$/;
 
 /** What a path's agent reference names: a UUID or a handle (case-insensitive); null when it can name no agent. */

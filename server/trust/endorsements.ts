@@ -1,6 +1,6 @@
 import { endorserHasStanding } from './endorser-standing';
 import type { Address } from 'viem';
-import { findAgent, primaryAgentOf, requireAgent } from '../agents/find-agent';
+import { findAgent, primaryAgentOf, requireAgent, UUID } from '../agents/find-agent';
 import { currentRuntime } from '../core/runtime';
 import { loadOneAgentMetrics } from './agent-metrics';
 import { loadTrustCounts } from './trust-counts';
@@ -30,8 +30,6 @@ export function endorsementView(endorsement: Endorsement) {
     revoked_at: endorsement.revokedAt?.toISOString() ?? null,
   };
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Where a page of endorsements ends: the last row's (created_at, id), as an opaque string. */
 function endorsementCursor(row: Pick<Endorsement, 'createdAt' | 'id'>): string {
