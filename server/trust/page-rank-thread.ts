@@ -40,7 +40,9 @@ export function pageRankOffThread(packed: PackedGraph): Promise<Float64Array> {
     dst: owned(packed.dst),
     weight: owned(packed.weight),
   };
-  const transferList = [graph.restart.buffer, graph.src.buffer, graph.dst.buffer, graph.weight.buffer];
+  // Once each: columns may share a buffer (a graph without edges has three empty ones), and a transfer list that
+  // names a buffer twice fails the run.
+  const transferList = [...new Set([graph.restart.buffer, graph.src.buffer, graph.dst.buffer, graph.weight.buffer])];
   return new Promise((resolve, reject) => {
     const worker = new Worker(source, { eval: true, workerData: graph, transferList });
     let scores: Float64Array | null = null;

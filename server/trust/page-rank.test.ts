@@ -58,4 +58,11 @@ describe('packed graphs', () => {
     expect(Array.from(there)).toEqual(Array.from(here));
     expect(Math.max(...there)).toBe(100);
   });
+
+  it('rank a graph without edges in a worker thread (its three empty columns may be one buffer)', async () => {
+    const none = new Uint8Array(0);
+    const packed = { n: 3, restart: pack(3, [1, 0, 0], []).restart, src: none, dst: none, weight: none };
+    const here = Array.from(personalizedPageRank(unpackGraph(packed)));
+    expect(Array.from(await pageRankOffThread(packed))).toEqual(here);
+  });
 });
