@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from './harness';
@@ -972,5 +973,47 @@ describe('propagated trust (Sybil resistance)', () => {
     // ...the propagated score does not.
     expect(honestProfile.propagated).toBeGreaterThan(ringProfile.propagated);
     expect(ringProfile.propagated).toBeLessThan(1);
+  });
+
+  it('runs again only when its inputs change: an edge, a tier, a verification or a new established agent', async () => {
+    const subject = await agent();
+    const runs = () => refreshPropagatedTrust(app.database.sql);
+    // A change's notice reaches this process twice on PostgreSQL (with the statement, then from the listening
+    // connection), so one change may start two runs back to back: runs until one has nothing to do.
+    const settle = async () => {
+      for (let i = 0; i < 20 && (await runs()) > 0; i++) await sleep(50);
+      expect(await runs()).toBe(0);
+    };
+    await refreshPropagatedTrust(app.database.sql, { force: true });
+    await settle();
+    // A change no score depends on: a bio, a price, a new agent with no tier, verification or age.
+    await app.database.sql.query(`UPDATE agents SET bio = 'edited', price_claw_per_call = 5 WHERE id = $1`, [subject.id]);
+    const fresh = await agent();
+    await app.database.sql.query(`UPDATE agents SET tier = tier, created_at = created_at WHERE id = $1`, [subject.id]);
+    await sleep(200);
+    expect(await runs(), 'a bio, a price, a new agent').toBe(0);
+    const changes: [string, string, string][] = [
+      ['a tier', `UPDATE agents SET tier = 'pro' WHERE id = $1`, subject.id],
+      ['a verification', `UPDATE agents SET verified_at = now() WHERE id = $1`, subject.id],
+      ['an age', `UPDATE agents SET created_at = now() - interval '90 days' WHERE id = $1`, fresh.id],
+      ['a deletion', `DELETE FROM agents WHERE id = $1`, fresh.id],
+    ];
+    for (const [what, sql, id] of changes) {
+      await app.database.sql.query(sql, [id]);
+      expect(await runs(), what).toBeGreaterThan(0);
+      await settle();
+    }
+    const endorser = await agent();
+    await settle();
+    await endorse(endorser.account, subject.id);
+    expect(await runs(), 'an endorsement').toBeGreaterThan(0);
+    await settle();
+    // An agent imported with its age is a seed from its first row.
+    await app.database.sql.query(
+      `INSERT INTO agents (id, owner_wallet, agent_pubkey, name, handle, created_at, updated_at)
+       VALUES (gen_random_uuid(), $1, $1, 'Imported', $2, now() - interval '60 days', now())`,
+      [newWallet().address, `imported-${crypto.randomUUID().slice(0, 8)}`],
+    );
+    expect(await runs(), 'an established new agent').toBeGreaterThan(0);
   });
 });

@@ -14,11 +14,14 @@ import { adminWallets, TRUST_SEED_WEIGHT_SQL } from './trust-counts';
 // of 1.8-2.4 s that holds the event loop at most 73 ms, docs/architecture.md), and stores them in
 // agent_stats.propagated_trust, which every view reads.
 
-// Set after a run, dropped by any agent or trust change: while it stands, a run has nothing to do.
+// Set after a run, dropped by a change of the ranking's inputs: while it stands, a run has nothing to do. Those
+// inputs are trust edges and each agent's restart weight; an agent change publishes a `trust` notice only when it
+// moves a weight (migration rank_input_notices), so a bio edit or a price change runs nothing. An agent crossing
+// its month of age changes no row: the entry's 10 minutes bound that staleness.
 const upToDate = sharedCache<true>('trust.propagated-up-to-date', {
   ttlMs: 10 * 60_000,
   maxEntries: 1,
-  dropOn: ['agent', 'trust'],
+  dropOn: ['trust'],
 });
 
 /** Each column's bytes as hex text: node-pg and PGlite both decode that natively (PGlite decodes bytea byte by byte). */
