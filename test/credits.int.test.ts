@@ -253,6 +253,45 @@ describe('GET /api/v1/agents/me/stats', () => {
     expect(maintained.body.agent).toEqual(await expected());
     expect(maintained.body.agent).toEqual(live.body.agent);
   });
+
+  it('shows every change of its agent at once, though it keeps the agent part between changes', async () => {
+    const account = newWallet();
+    const { token } = await signIn(app, account);
+    const created = await app.post('/api/v1/agents', { agent_name: 'Polled' }, { token });
+    const agentId = created.body.agent_id as string;
+    const expected = async () => {
+      const agent = await db().agent.findUniqueOrThrow({ where: { id: agentId } });
+      return (await presentAgentsB([agent], { withMetrics: true, viewer: account.address }))[0];
+    };
+    const agentNow = async () => (await app.get('/api/v1/agents/me/stats', { token })).body.agent;
+    expect(await agentNow()).toEqual(await expected());
+    const changes: [string, string, unknown[]][] = [
+      ['the agent', `UPDATE agents SET bio = 'changed', tier = 'entry' WHERE id = $1`, [agentId]],
+      [
+        'an endorsement',
+        `INSERT INTO endorsements (id, subject_agent_id, endorser_wallet, attestation_type, message) VALUES (gen_random_uuid(), $1, $2, 'trusted', 'm')`,
+        [agentId, newWallet().address.toLowerCase()],
+      ],
+      [
+        'a published skill',
+        `INSERT INTO skills (id, author_agent_id, author_wallet, name, description, category, pricing_type, status, family)
+         VALUES (gen_random_uuid(), $1, $2, 'Skill', 'd', 'social', 'free', 'active', 'a')`,
+        [agentId, account.address],
+      ],
+      [
+        'an ERC-8004 link',
+        `INSERT INTO erc8004_links (agent_id, chain_id, registry, token_id, via, verified_wallet) VALUES ($1, 8453, $2, '7', 'owner', $3)`,
+        [agentId, '0x8004A169FB4a3325136EB29fA0ceB6D2e539a432', account.address],
+      ],
+    ];
+    for (const [what, sql, params] of changes) {
+      const before = await agentNow();
+      await app.database.sql.query(sql, params);
+      const after = await agentNow();
+      expect(after, what).toEqual(await expected());
+      expect(after, what).not.toEqual(before);
+    }
+  });
 });
 
 // Regressions of the first adversarial probe (security issue): each test failed before its fix.
