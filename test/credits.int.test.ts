@@ -266,7 +266,7 @@ describe('GET /api/v1/agents/me/stats', () => {
     const agentNow = async () => (await app.get('/api/v1/agents/me/stats', { token })).body.agent;
     expect(await agentNow()).toEqual(await expected());
     const changes: [string, string, unknown[]][] = [
-      ['the agent', `UPDATE agents SET bio = 'changed', tier = 'entry' WHERE id = $1`, [agentId]],
+      ['the agent', `UPDATE agents SET bio = 'changed' WHERE id = $1`, [agentId]],
       [
         'an endorsement',
         `INSERT INTO endorsements (id, subject_agent_id, endorser_wallet, attestation_type, message) VALUES (gen_random_uuid(), $1, $2, 'trusted', 'm')`,

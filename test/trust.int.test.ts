@@ -975,8 +975,9 @@ describe('propagated trust (Sybil resistance)', () => {
     expect(ringProfile.propagated).toBeLessThan(1);
   });
 
-  it('runs again only when its inputs change: an edge, a tier, a verification or a new established agent', async () => {
+  it('runs again only when its inputs change: an agent, an edge, a tier, a verification or an age', async () => {
     const subject = await agent();
+    const fresh = await agent();
     const runs = () => refreshPropagatedTrust(app.database.sql);
     // A change's notice reaches this process twice on PostgreSQL (with the statement, then from the listening
     // connection), so one change may start two runs back to back: runs until one has nothing to do.
@@ -984,14 +985,14 @@ describe('propagated trust (Sybil resistance)', () => {
       for (let i = 0; i < 20 && (await runs()) > 0; i++) await sleep(50);
       expect(await runs()).toBe(0);
     };
+    await refreshAgentStats(app.database.sql);
     await refreshPropagatedTrust(app.database.sql, { force: true });
     await settle();
-    // A change no score depends on: a bio, a price, a new agent with no tier, verification or age.
+    // A change no score depends on: a bio, a price, the same tier and creation date.
     await app.database.sql.query(`UPDATE agents SET bio = 'edited', price_claw_per_call = 5 WHERE id = $1`, [subject.id]);
-    const fresh = await agent();
     await app.database.sql.query(`UPDATE agents SET tier = tier, created_at = created_at WHERE id = $1`, [subject.id]);
     await sleep(200);
-    expect(await runs(), 'a bio, a price, a new agent').toBe(0);
+    expect(await runs(), 'a bio, a price').toBe(0);
     const changes: [string, string, string][] = [
       ['a tier', `UPDATE agents SET tier = 'pro' WHERE id = $1`, subject.id],
       ['a verification', `UPDATE agents SET verified_at = now() WHERE id = $1`, subject.id],
@@ -1003,17 +1004,23 @@ describe('propagated trust (Sybil resistance)', () => {
       expect(await runs(), what).toBeGreaterThan(0);
       await settle();
     }
+    // A new agent, with no weight of its own, is an input (while no agent has a weight, every agent restarts alike).
     const endorser = await agent();
+    expect(await runs(), 'a new agent').toBeGreaterThan(0);
     await settle();
     await endorse(endorser.account, subject.id);
     expect(await runs(), 'an endorsement').toBeGreaterThan(0);
     await settle();
-    // An agent imported with its age is a seed from its first row.
-    await app.database.sql.query(
-      `INSERT INTO agents (id, owner_wallet, agent_pubkey, name, handle, created_at, updated_at)
-       VALUES (gen_random_uuid(), $1, $1, 'Imported', $2, now() - interval '60 days', now())`,
-      [newWallet().address, `imported-${crypto.randomUUID().slice(0, 8)}`],
-    );
-    expect(await runs(), 'an established new agent').toBeGreaterThan(0);
+    // An agent scored before the refresh job wrote its agent_stats row: the runs go on until its score is written.
+    const newcomer = await agent();
+    await endorse(subject.account, newcomer.id);
+    const row = () => app.database.sql.query('SELECT propagated_trust FROM agent_stats WHERE agent_id = $1', [newcomer.id]);
+    expect(await row()).toEqual([]);
+    expect(await runs(), 'scored, not written').toBeGreaterThan(0);
+    expect(await runs(), 'again, while its row is missing').toBeGreaterThan(0);
+    await refreshAgentStats(app.database.sql);
+    await runs();
+    expect(Number((await row())[0]?.propagated_trust)).toBeGreaterThan(0);
+    await settle();
   });
 });

@@ -136,7 +136,7 @@ export const JOBS: Job[] = [
     run: () => markAgedAgentStats(database().sql),
   },
   {
-    // The propagated score (PageRank over the trust graph), when agents or trust changed: at most a minute stale.
+    // The propagated score (PageRank over the trust graph), when its inputs changed: at most a minute stale.
     id: 'propagate-trust',
     everyMs: 60_000,
     run: () => refreshPropagatedTrust(database().sql),

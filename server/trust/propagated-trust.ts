@@ -15,9 +15,11 @@ import { adminWallets, TRUST_SEED_WEIGHT_SQL } from './trust-counts';
 // agent_stats.propagated_trust, which every view reads.
 
 // Set after a run, dropped by a change of the ranking's inputs: while it stands, a run has nothing to do. Those
-// inputs are trust edges and each agent's restart weight; an agent change publishes a `trust` notice only when it
-// moves a weight (migration rank_input_notices), so a bio edit or a price change runs nothing. An agent crossing
-// its month of age changes no row: the entry's 10 minutes bound that staleness.
+// inputs are trust edges, the agents and each one's restart weight; an agent change publishes a `trust` notice only
+// when it adds or removes an agent or moves a weight (migrations rank_input_notices, rank_insert_notice), so a bio
+// edit or a price change runs nothing. An agent crossing its month of age changes no row: the entry's 10 minutes
+// bound that staleness. A run that fails, or that scored an agent whose agent_stats row the refresh job has not
+// written yet, leaves it dropped: the next minute runs again.
 const upToDate = sharedCache<true>('trust.propagated-up-to-date', {
   ttlMs: 10 * 60_000,
   maxEntries: 1,
@@ -32,8 +34,6 @@ interface GraphRow {
   dst: string | null;
   weight: string | null;
 }
-
-const NO_BYTES = Buffer.alloc(0);
 
 /**
  * The whole trust graph in one statement (one snapshot) and one row: node ids (16 bytes each) in index order, their
@@ -58,7 +58,7 @@ async function readTrustGraph(runner: Queryable): Promise<PackedGraph & { ids: B
      FROM e`,
     [adminWallets()],
   );
-  const bytes = (hex: string | null | undefined) => (hex ? Buffer.from(hex, 'hex') : NO_BYTES);
+  const bytes = (hex: string | null | undefined) => (hex ? Buffer.from(hex, 'hex') : Buffer.alloc(0));
   const ids = bytes(row?.ids);
   return {
     ids,
@@ -78,24 +78,28 @@ export async function refreshPropagatedTrust(runner: Queryable, options: { force
   let changed = Boolean(options.force);
   await upToDate().get('all', async () => (changed = true));
   if (!changed) return 0;
-  const graph = await readTrustGraph(runner);
-  if (graph.n === 0) return 0;
-  let scores: Float64Array;
   try {
-    scores = await pageRankOffThread(graph);
+    const graph = await readTrustGraph(runner);
+    if (graph.n === 0) return 0;
+    const scores = await pageRankOffThread(graph);
+    // The ids go back as the hex they came as: agent k is bytes 16k to 16k + 15, scored scores[k]. An agent scored
+    // above 0 without an agent_stats row yet (registered seconds ago) is counted: the next run writes its score.
+    const [row] = await runner.query<{ unwritten: number }>(
+      `WITH ids AS (SELECT decode($1, 'hex') AS b),
+       v AS MATERIALIZED (
+         SELECT encode(substring(ids.b FROM ((k - 1) * 16 + 1)::int FOR 16), 'hex')::uuid AS id, score
+         FROM ids, unnest($2::float8[]) WITH ORDINALITY AS u(score, k)),
+       written AS (
+         UPDATE agent_stats s SET propagated_trust = v.score FROM v
+         WHERE s.agent_id = v.id AND s.propagated_trust IS DISTINCT FROM v.score RETURNING 1)
+       SELECT count(*)::int AS unwritten FROM v WHERE v.score > 0 AND NOT EXISTS (SELECT 1 FROM agent_stats s WHERE s.agent_id = v.id)`,
+      [graph.ids.toString('hex'), Array.from(scores)],
+    );
+    if (Number(row?.unwritten ?? 0) > 0) upToDate().clear();
+    return graph.n;
   } catch (error) {
     // The next run (a minute on) tries again, changes or not.
     upToDate().clear();
     throw error;
   }
-  // The ids go back as the hex they came as: agent k is bytes 16k to 16k + 15, scored scores[k].
-  await runner.query(
-    `WITH ids AS (SELECT decode($1, 'hex') AS b)
-     UPDATE agent_stats s SET propagated_trust = v.score
-     FROM (SELECT encode(substring(ids.b FROM ((k - 1) * 16 + 1)::int FOR 16), 'hex')::uuid AS id, score
-           FROM ids, unnest($2::float8[]) WITH ORDINALITY AS u(score, k)) v
-     WHERE s.agent_id = v.id AND s.propagated_trust IS DISTINCT FROM v.score`,
-    [graph.ids.toString('hex'), Array.from(scores)],
-  );
-  return graph.n;
 }
