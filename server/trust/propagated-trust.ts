@@ -16,7 +16,7 @@ import { adminWallets, TRUST_SEED_WEIGHT_SQL } from './trust-counts';
 
 // Set after a run, dropped by a change of the ranking's inputs: while it stands, a run has nothing to do. Those
 // inputs are trust edges, the agents and each one's restart weight; an agent change publishes a `trust` notice only
-// when it adds or removes an agent or moves a weight (migrations rank_input_notices, rank_insert_notice), so a bio
+// when it adds or removes an agent or moves a weight (migration rank_input_notices), so a bio
 // edit or a price change runs nothing. An agent crossing its month of age changes no row: the entry's 10 minutes
 // bound that staleness. A run that fails, or that scored an agent whose agent_stats row the refresh job has not
 // written yet, leaves it dropped: the next minute runs again.
