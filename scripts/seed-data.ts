@@ -12,6 +12,7 @@ import type { Queryable } from '../server/core/db/sql-runner';
 import { refreshAllAgentStats } from '../server/trust/trust-counts';
 import { refreshPropagatedTrust } from '../server/trust/propagated-trust';
 import { refreshLeaderboardTable } from '../server/leaderboard/refresh-leaderboard';
+import { MISCOUNTED_WALLETS_SQL } from '../server/stats/wallet-invocations';
 
 export const PRESETS = {
   small: {
@@ -339,6 +340,13 @@ export async function seedDatabase(
          UNION ALL SELECT vs_list_count_key('signals', r) FROM signals r
          UNION ALL SELECT vs_list_count_key('skills', r) FROM skills r) c WHERE k IS NOT NULL GROUP BY k`,
     );
+    await step('clear wallet call counts', 'DELETE FROM wallet_invocation_deltas');
+    await step(
+      'wallet call counts',
+      `WITH gone AS (DELETE FROM wallet_invocation_counts)
+       INSERT INTO wallet_invocation_counts (wallet, made, succeeded)
+       SELECT caller_wallet, count(*), count(*) FILTER (WHERE status = 'success') FROM invocations GROUP BY caller_wallet`,
+    );
     await step('mark every agent', `INSERT INTO agent_stats_dirty (agent_id) SELECT id FROM agents`);
     await runner.query('COMMIT');
   } catch (error) {
@@ -387,6 +395,7 @@ export async function checkInvariants(
        (SELECT count(*) FROM signals s JOIN ledger_accounts h ON h.id = 'hold:signal:' || s.id
         WHERE s.status = 'open' AND h.balance <> s.stake + s.agree_total + s.disagree_total) AS signal_escrow_off,
        (SELECT count(*) - count(DISTINCT handle) FROM agents) AS duplicate_handles,
+       (SELECT count(*) FROM (${MISCOUNTED_WALLETS_SQL}) w) AS call_counts_off,
        ${options.live ? '0' : '(SELECT count(*) FROM agent_stats_dirty)'} AS dirty`,
   );
   log(`invariants ${JSON.stringify(row)}`);

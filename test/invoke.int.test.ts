@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from './harness';
 import { clawBalance, fund } from './money';
 import { startTarget } from './targets';
 import { newWallet, signatureHeaders, signIn } from './wallets';
+import { compactWalletInvocationCounts, MISCOUNTED_WALLETS_SQL } from '../server/stats/wallet-invocations';
 
 let app: TestApp;
 let target: Awaited<ReturnType<typeof startTarget>>;
@@ -225,6 +226,69 @@ describe('POST /api/v1/agents/{id}/invoke', () => {
     const strength = (id: string) => Number(edges.find((e) => e.target_agent_id === id)?.strength ?? 0).toFixed(2);
     expect([strength(free.id), strength(paid.id)]).toEqual(['0.10', '0.20']);
     expect(await clawBalance(me.account.address)).toBe(3);
+  });
+});
+
+describe('the calls a wallet made, in GET /api/v1/agents/me/stats', () => {
+  const made = async (token: string) => (await app.get('/api/v1/agents/me/stats', { token })).body.invocations;
+  const counted = async (wallet: string) => {
+    const [row] = await app.database.sql.query<{ made: number; succeeded: number }>(
+      `SELECT count(*)::int AS made, (count(*) FILTER (WHERE status = 'success'))::int AS succeeded FROM invocations WHERE caller_wallet = $1`,
+      [wallet],
+    );
+    return row;
+  };
+
+  it('counts every call, free or paid, answered or failed, at once and after the counts are folded, from maintained rows', async () => {
+    const free = await callableAgent('/echo', 0);
+    const paid = await callableAgent('/echo', 1);
+    const failing = await callableAgent('/fail', 1);
+    const me = await caller(20);
+    const other = await caller(5);
+    expect(await made(me.token)).toEqual({ made: 0, succeeded: 0 });
+    await app.post(`/api/v1/agents/${paid.id}/invoke`, {}, { token: other.token });
+
+    const statuses: number[] = [];
+    for (const agent of [free, paid, failing])
+      statuses.push((await app.post(`/api/v1/agents/${agent.id}/invoke`, {}, { token: me.token })).status);
+    // concurrent calls of one wallet, grouped into shared statements
+    const together = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        app.post(`/api/v1/agents/${[free, paid, failing][i % 3]!.id}/invoke`, {}, { token: me.token }),
+      ),
+    );
+    statuses.push(...together.map((r) => r.status));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 502)).toHaveLength(5);
+    expect(await made(me.token)).toEqual({ made: 15, succeeded: 10 });
+    expect(await counted(me.account.address)).toEqual({ made: 15, succeeded: 10 });
+    expect(await made(other.token)).toEqual({ made: 1, succeeded: 1 });
+
+    // The read does not count invocations: it sums the wallet's folded row and its recent deltas.
+    const deltas = async () =>
+      Number(
+        (
+          await app.database.sql.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM wallet_invocation_deltas WHERE wallet = $1',
+            [me.account.address],
+          )
+        )[0]!.n,
+      );
+    expect(await deltas()).toBeGreaterThan(0);
+    await compactWalletInvocationCounts(app.database.sql);
+    expect(await deltas()).toBe(0);
+    expect(await made(me.token)).toEqual({ made: 15, succeeded: 10 });
+    await app.database.sql.query(
+      `UPDATE invocations SET status = 'error' WHERE id = (SELECT id FROM invocations WHERE caller_wallet = $1 AND status = 'success' LIMIT 1)`,
+      [me.account.address],
+    );
+    await app.database.sql.query(
+      `DELETE FROM invocations WHERE id = (SELECT id FROM invocations WHERE caller_wallet = $1 AND status = 'error' LIMIT 1)`,
+      [me.account.address],
+    );
+    expect(await made(me.token)).toEqual({ made: 14, succeeded: 9 });
+    expect(await counted(me.account.address)).toEqual({ made: 14, succeeded: 9 });
+    expect(await app.database.sql.query(MISCOUNTED_WALLETS_SQL)).toEqual([]);
   });
 });
 

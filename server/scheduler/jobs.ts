@@ -19,6 +19,7 @@ import { markAgedAgentStats, refreshAgentStats } from '../trust/trust-counts';
 import { refreshPropagatedTrust } from '../trust/propagated-trust';
 import { applyStandingChanges } from '../trust/apply-standing-changes';
 import { compactPlatformCounts } from '../stats/platform-stats';
+import { compactWalletInvocationCounts } from '../stats/wallet-invocations';
 import { REFRESH_AFTER_MS, refreshLeaderboard } from '../leaderboard/refresh-leaderboard';
 
 export interface Job {
@@ -153,6 +154,12 @@ export const JOBS: Job[] = [
     id: 'compact-platform-counts',
     everyMs: 10_000,
     run: () => compactPlatformCounts(database().sql),
+  },
+  {
+    // GET /api/v1/agents/me/stats sums a wallet's delta rows: folded as often, a wallet has a few at most.
+    id: 'compact-wallet-invocation-counts',
+    everyMs: 10_000,
+    run: () => compactWalletInvocationCounts(database().sql),
   },
 ];
 

@@ -1,16 +1,16 @@
-import type { Address } from 'viem';
 import { walletAccount } from '../credits/accounts';
 import { recentTransactionsPart } from '../credits/get-credits';
 import { balancePart } from '../credits/ledger';
 import { microToClaw } from '../core/money';
 import { database } from '../core/db';
-import { readTogether, type ReadPart } from '../core/db/read-together';
+import { readTogether } from '../core/db/read-together';
 import type { Caller } from '../core/caller';
 import type { Agent } from '../core/db/generated/client';
 import { sharedCache } from '../core/shared-state';
 import { agentViewB } from '../directory/agent-views';
 import { jobStatsPart } from '../jobs/job-stats';
 import { signalStatsPart } from '../signals/signal-stats';
+import { walletInvocationsPart } from './wallet-invocations';
 import type { AgentMetrics } from '../trust/agent-metrics';
 import { agentWithMetricsPart } from '../trust/agent-with-metrics';
 
@@ -26,15 +26,6 @@ const callerAgents = sharedCache<{ agent: Agent; metrics: AgentMetrics } | null>
   dropOn: ['agent', 'trust', 'skill'],
 });
 
-/** The calls the wallet made through the router and how many succeeded, as a part of a combined read. */
-function invocationsPart(wallet: Address): ReadPart<{ made: number; succeeded: number }> {
-  return {
-    sql: (p) => `SELECT json_build_object('made', count(*), 'succeeded', count(*) FILTER (WHERE status = 'success'))
-       FROM invocations WHERE caller_wallet = ${p.add(wallet)}`,
-    read: (value) => value as { made: number; succeeded: number },
-  };
-}
-
 /** GET /api/v1/agents/me/stats: the wallet's balance, agent, signal and job records, invocations, last 15 transactions. */
 export async function meStats(caller: Caller) {
   const { sql } = database();
@@ -45,7 +36,7 @@ export async function meStats(caller: Caller) {
         balance: balancePart(walletAccount(caller.wallet)),
         signals: signalStatsPart(caller.wallet),
         jobs: jobStatsPart(caller.wallet),
-        invocations: invocationsPart(caller.wallet),
+        invocations: walletInvocationsPart(caller.wallet),
         transactions: recentTransactionsPart(caller.wallet, 15),
       },
       sql,

@@ -15,6 +15,7 @@ import { createWalletClient, erc20Abi, http, parseUnits, type Address, type Hex 
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { openDatabase, parsePostgresUrl, type Database } from '../../server/core/db/open';
 import type { SqlRunner } from '../../server/core/db/sql-runner';
+import { MISCOUNTED_WALLETS_SQL } from '../../server/stats/wallet-invocations';
 import { devnetChain } from '../../server/chain/viem-chain';
 import { freePort } from '../../e2e/server-process';
 import { seedPgliteDataDir } from '../load/seed-pglite';
@@ -161,6 +162,10 @@ export async function checkInvariants(sql: SqlRunner, acked: Acked[]): Promise<s
         AND a.id <> 'hold:referrals:pending' LIMIT 3`,
   );
   if (orphanHolds.length) problems.push(`holds tied to no object: ${JSON.stringify(orphanHolds)}`);
+
+  // Each wallet's maintained call counts (GET /api/v1/agents/me/stats) match its invocations.
+  const miscounted = await sql.query(`${MISCOUNTED_WALLETS_SQL} LIMIT 3`);
+  if (miscounted.length) problems.push(`wallet call counts off: ${JSON.stringify(miscounted)}`);
 
   // A deposit (one tx hash) is credited at most once.
   const twice = await sql.query(
