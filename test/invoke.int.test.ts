@@ -288,7 +288,38 @@ describe('the calls a wallet made, in GET /api/v1/agents/me/stats', () => {
     );
     expect(await made(me.token)).toEqual({ made: 14, succeeded: 9 });
     expect(await counted(me.account.address)).toEqual({ made: 14, succeeded: 9 });
+
+    // One statement writing for two wallets counts each its own; a call moved to another wallet moves its count.
+    const [target] = await app.database.sql.query<{ id: string; owner_wallet: string }>(
+      'SELECT id, owner_wallet FROM agents WHERE id = $1',
+      [free.id],
+    );
+    await app.database.sql.query(
+      `INSERT INTO invocations (id, caller_wallet, target_agent_id, target_wallet, fee, status, family)
+       SELECT gen_random_uuid(), w, $3::uuid, $4, 0, s, 'b' FROM (VALUES ($1, 'success'), ($1, 'error'), ($2, 'success')) v(w, s)`,
+      [me.account.address, other.account.address, target!.id, target!.owner_wallet],
+    );
+    expect(await made(me.token)).toEqual({ made: 16, succeeded: 10 });
+    expect(await made(other.token)).toEqual({ made: 2, succeeded: 2 });
+    await app.database.sql.query(
+      `UPDATE invocations SET caller_wallet = $2 WHERE id = (SELECT id FROM invocations WHERE caller_wallet = $1 AND status = 'success' LIMIT 1)`,
+      [me.account.address, other.account.address],
+    );
+    expect(await made(me.token)).toEqual({ made: 15, succeeded: 9 });
+    expect(await made(other.token)).toEqual({ made: 3, succeeded: 3 });
+    expect(await counted(other.account.address)).toEqual({ made: 3, succeeded: 3 });
     expect(await app.database.sql.query(MISCOUNTED_WALLETS_SQL)).toEqual([]);
+
+    // What the read shows is the maintained row (plus deltas), not a count of the invocations.
+    await compactWalletInvocationCounts(app.database.sql);
+    await app.database.sql.query('UPDATE wallet_invocation_counts SET made = made + 1000 WHERE wallet = $1', [
+      me.account.address,
+    ]);
+    expect(await made(me.token)).toEqual({ made: 1015, succeeded: 9 });
+    expect(await app.database.sql.query(MISCOUNTED_WALLETS_SQL)).toHaveLength(1);
+    await app.database.sql.query('UPDATE wallet_invocation_counts SET made = made - 1000 WHERE wallet = $1', [
+      me.account.address,
+    ]);
   });
 });
 

@@ -5,7 +5,9 @@ import type { Queryable } from '../core/db/sql-runner';
 // The calls a wallet made through the router and how many succeeded, maintained (migration
 // wallet_invocation_counts): the invocation triggers add one delta row per wallet per changing statement, and
 // compactWalletInvocationCounts() folds them into the wallet's one row every 10 s. A read is the folded row and the
-// deltas of the last seconds, whatever the number of calls; it is exact at once (the deltas commit with the calls).
+// deltas of the last seconds: one per statement that touched the wallet (a group of free calls, a charge, a
+// settlement), so a few thousand for a caller at a thousand calls a second, whatever its total; it is exact at once
+// (the deltas commit with the calls).
 
 /** The wallet's calls made and succeeded, as a part of a combined read (GET /api/v1/agents/me/stats). */
 export function walletInvocationsPart(wallet: Address): ReadPart<{ made: number; succeeded: number }> {
@@ -27,12 +29,14 @@ export function walletInvocationsPart(wallet: Address): ReadPart<{ made: number;
 
 /**
  * Folds the delta rows into one row per wallet, in one statement (a reader sees the deltas or their sum, never both
- * or neither). Safe on any instance and overlapping with itself: each delta row is deleted, so folded, once, and the
- * wallets' rows are written in wallet order.
+ * or neither). One fold at a time across instances (a transaction-scoped advisory lock; a fold that finds it taken
+ * skips): two folds of a large backlog deleting the same rows could deadlock. Each delta row is deleted, so folded,
+ * once, and the wallets' rows are written in wallet order.
  */
 export async function compactWalletInvocationCounts(runner: Queryable): Promise<void> {
   await runner.query(
-    `WITH gone AS (DELETE FROM wallet_invocation_deltas RETURNING wallet, made, succeeded),
+    `WITH locked AS (SELECT pg_try_advisory_xact_lock(hashtext('vs_wallet_invocation_fold:' || current_schema())) AS ok),
+       gone AS (DELETE FROM wallet_invocation_deltas WHERE (SELECT ok FROM locked) RETURNING wallet, made, succeeded),
        folded AS (SELECT wallet, sum(made) AS made, sum(succeeded) AS succeeded FROM gone GROUP BY wallet)
      INSERT INTO wallet_invocation_counts (wallet, made, succeeded)
      SELECT wallet, made, succeeded FROM folded ORDER BY wallet
@@ -40,7 +44,6 @@ export async function compactWalletInvocationCounts(runner: Queryable): Promise<
        succeeded = wallet_invocation_counts.succeeded + excluded.succeeded`,
   );
 }
-
 /** The wallets whose maintained counts differ from their invocations (invariant checks: seed, chaos, tests; O(table)). */
 export const MISCOUNTED_WALLETS_SQL = `SELECT wallet, i.made AS counted, m.made AS kept, i.succeeded AS counted_succeeded, m.succeeded AS kept_succeeded
   FROM (SELECT caller_wallet AS wallet, count(*) AS made, count(*) FILTER (WHERE status = 'success') AS succeeded

@@ -27,7 +27,8 @@ CREATE INDEX "wallet_invocation_deltas_wallet_idx" ON "wallet_invocation_deltas"
 -- sums the wallet's folded row and its deltas of the last seconds (compactWalletInvocationCounts folds them every 10 s).
 -- Delta rows, not an upsert of one row per wallet: a busy caller's concurrent statements would queue on its row.
 
--- Writers wait while the existing calls are counted (the counts and the triggers start together).
+-- Writers wait while the existing calls are counted (the counts and the triggers start together): about a second per
+-- million invocations, once, at the deploy that applies this migration; reads go on.
 LOCK TABLE "invocations" IN SHARE ROW EXCLUSIVE MODE;
 
 CREATE OR REPLACE FUNCTION vs_count_successful_invocations() RETURNS trigger LANGUAGE plpgsql AS $$
