@@ -156,7 +156,7 @@ export const JOBS: Job[] = [
     run: () => compactPlatformCounts(database().sql),
   },
   {
-    // GET /api/v1/agents/me/stats sums a wallet's delta rows: folded as often, a wallet has a few at most.
+    // GET /api/v1/agents/me/stats sums a wallet's delta rows: one per statement of the last 10 s that touched it.
     id: 'compact-wallet-invocation-counts',
     everyMs: 10_000,
     run: () => compactWalletInvocationCounts(database().sql),
