@@ -975,7 +975,7 @@ describe('propagated trust (Sybil resistance)', () => {
     expect(ringProfile.propagated).toBeLessThan(1);
   });
 
-  it('runs again only when its inputs change: an agent, an edge, a tier, a verification or an age', async () => {
+  it('runs again only when its inputs change: an agent, a trust edge, a tier, a verification or an age', async () => {
     const subject = await agent();
     const fresh = await agent();
     const runs = () => refreshPropagatedTrust(app.database.sql);
@@ -1010,6 +1010,30 @@ describe('propagated trust (Sybil resistance)', () => {
     await settle();
     await endorse(endorser.account, subject.id);
     expect(await runs(), 'an endorsement').toBeGreaterThan(0);
+    await settle();
+    // Edges the ranking does not read: a first call between two agents (partnership), a completed job (collaboration).
+    for (const type of ['partnership', 'collaboration']) {
+      await app.database.sql.query(
+        `INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength) VALUES ($1, $2, $3, 0.1)`,
+        [endorser.id, subject.id, type],
+      );
+      await app.database.sql.query(`UPDATE trust_edges SET strength = 0.2 WHERE source_agent_id = $1 AND type = $2`, [
+        endorser.id,
+        type,
+      ]);
+    }
+    await sleep(200);
+    expect(await runs(), 'a partnership or collaboration edge').toBe(0);
+    await app.database.sql.query(`UPDATE trust_edges SET strength = 0.3 WHERE source_agent_id = $1 AND type = 'trust'`, [
+      endorser.id,
+    ]);
+    expect(await runs(), 'a trust edge’s strength').toBeGreaterThan(0);
+    await settle();
+    await app.database.sql.query(`DELETE FROM trust_edges WHERE source_agent_id = $1 AND type <> 'trust'`, [endorser.id]);
+    await sleep(200);
+    expect(await runs(), 'partnership and collaboration edges removed').toBe(0);
+    await app.database.sql.query(`DELETE FROM trust_edges WHERE source_agent_id = $1 AND type = 'trust'`, [endorser.id]);
+    expect(await runs(), 'a trust edge removed').toBeGreaterThan(0);
     await settle();
     // An agent scored before the refresh job wrote its agent_stats row: the runs go on until its score is written.
     const newcomer = await agent();

@@ -5,13 +5,14 @@
 // own_change_notices), so a cache subscribed here is never stale after a write anywhere.
 //   agent:      a row of agents was created, changed or deleted (id: the agent)
 //   credential: a token or API key was revoked (id: the credential)
-//   trust:      an endorsement, attestation or connection changed (id: the subject agent), or an agent was
-//               added, removed or changed its restart weight in the propagated score (tier, verification,
-//               age; id: the agent)
+//   trust:      an endorsement, attestation or connection of any type changed (id: the subject agent)
+//   rank:       an input of the propagated score changed (migration rank_notices): a trust edge (id: its
+//               target), or an agent added, removed or with another restart weight (tier, verification, age;
+//               id: the agent)
 //   event:      an event was appended to the log (id: its name); a wake-up only
 //   spend_policy: a credential's spend policy was written, changed or deleted (id: the credential)
 //   skill:      a skill was published, changed, hidden or removed, or installed or reviewed (id: the skill)
-export const CHANGE_KINDS = ['agent', 'credential', 'trust', 'event', 'job', 'spend_policy', 'skill'] as const;
+export const CHANGE_KINDS = ['agent', 'credential', 'trust', 'rank', 'event', 'job', 'spend_policy', 'skill'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export interface ChangeNotice {
