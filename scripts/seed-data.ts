@@ -340,11 +340,11 @@ export async function seedDatabase(
          UNION ALL SELECT vs_list_count_key('signals', r) FROM signals r
          UNION ALL SELECT vs_list_count_key('skills', r) FROM skills r) c WHERE k IS NOT NULL GROUP BY k`,
     );
-    await step('clear wallet call counts', 'DELETE FROM wallet_invocation_deltas');
+    await step('clear wallet call deltas', 'DELETE FROM wallet_invocation_deltas');
+    await step('clear wallet call counts', 'DELETE FROM wallet_invocation_counts');
     await step(
       'wallet call counts',
-      `WITH gone AS (DELETE FROM wallet_invocation_counts)
-       INSERT INTO wallet_invocation_counts (wallet, made, succeeded)
+      `INSERT INTO wallet_invocation_counts (wallet, made, succeeded)
        SELECT caller_wallet, count(*), count(*) FILTER (WHERE status = 'success') FROM invocations GROUP BY caller_wallet`,
     );
     await step('mark every agent', `INSERT INTO agent_stats_dirty (agent_id) SELECT id FROM agents`);

@@ -14,11 +14,9 @@ export function walletInvocationsPart(wallet: Address): ReadPart<{ made: number;
   return {
     sql: (p) => {
       const w = p.add(wallet);
-      return `SELECT json_build_object(
-          'made', coalesce((SELECT made FROM wallet_invocation_counts WHERE wallet = ${w}), 0)
-            + coalesce((SELECT sum(made) FROM wallet_invocation_deltas WHERE wallet = ${w}), 0),
-          'succeeded', coalesce((SELECT succeeded FROM wallet_invocation_counts WHERE wallet = ${w}), 0)
-            + coalesce((SELECT sum(succeeded) FROM wallet_invocation_deltas WHERE wallet = ${w}), 0))`;
+      return `SELECT json_build_object('made', coalesce(sum(made), 0), 'succeeded', coalesce(sum(succeeded), 0)) FROM (
+          SELECT made, succeeded FROM wallet_invocation_counts WHERE wallet = ${w}
+          UNION ALL SELECT made, succeeded FROM wallet_invocation_deltas WHERE wallet = ${w}) c`;
     },
     read: (value) => {
       const { made, succeeded } = value as { made: number | string; succeeded: number | string };
@@ -44,6 +42,7 @@ export async function compactWalletInvocationCounts(runner: Queryable): Promise<
        succeeded = wallet_invocation_counts.succeeded + excluded.succeeded`,
   );
 }
+
 /** The wallets whose maintained counts differ from their invocations (invariant checks: seed, chaos, tests; O(table)). */
 export const MISCOUNTED_WALLETS_SQL = `SELECT wallet, i.made AS counted, m.made AS kept, i.succeeded AS counted_succeeded, m.succeeded AS kept_succeeded
   FROM (SELECT caller_wallet AS wallet, count(*) AS made, count(*) FILTER (WHERE status = 'success') AS succeeded

@@ -17,9 +17,9 @@ import { adminWallets, TRUST_SEED_WEIGHT_SQL } from './trust-counts';
 // Set after a run, dropped by a change of the ranking's inputs: while it stands, a run has nothing to do. Those
 // inputs are the edges of type trust, the agents and each one's restart weight, and only they send `rank` notices
 // (migrations rank_input_notices and rank_notices): a bio or price edit, a partnership edge (a first call between
-// two agents) or a collaboration edge runs nothing. An agent crossing its month of age changes no row: the entry's 10 minutes
-// bound that staleness. A run that fails, or that scored an agent whose agent_stats row the refresh job has not
-// written yet, leaves it dropped: the next minute runs again.
+// two agents) or a collaboration edge runs nothing. An agent crossing its month of age changes no row: the entry's
+// 10 minutes bound that staleness. A run that fails, or that scored an agent whose agent_stats row the refresh job
+// has not written yet, leaves it dropped: the next minute runs again.
 const upToDate = sharedCache<true>('trust.propagated-up-to-date', {
   ttlMs: 10 * 60_000,
   maxEntries: 1,
