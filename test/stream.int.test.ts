@@ -135,6 +135,29 @@ describe('GET /api/v1/stream', () => {
     expect(got.filter((e) => e.data.data.marker === marker)).toHaveLength(1);
   });
 
+  it('resumes a Last-Event-ID older than 24 h from 24 h back, as since does, not from the start of the log', async () => {
+    const me = await viewer();
+    const marker = `stale${Date.now()}`;
+    await emitNow('skill.published', { marker, n: 0 });
+    const [stale] = await database().sql.query<{ id: string }>(`SELECT id::text AS id FROM events WHERE data->>'marker' = $1`, [
+      marker,
+    ]);
+    // The log up to that event is more than a day old; the next event is new.
+    await database().sql.query(`UPDATE events SET created_at = now() - interval '25 hours' WHERE id <= $1`, [stale!.id]);
+    await emitNow('skill.published', { marker, n: 1 });
+    const got = await collect(
+      open(me.token, 'events=skill.published', String(BigInt(stale!.id) - 1n)),
+      ['skill.published'],
+      (list) => list.some((e) => e.data.data.marker === marker && e.data.data.n === 1),
+    );
+    expect(got.filter((e) => e.data.data.marker === marker).map((e) => e.data.data.n)).toEqual([1]);
+    // A position inside the day resumes right after it, as before.
+    const recent = await collect(open(me.token, 'events=skill.published', stale!.id), ['skill.published'], (list) =>
+      list.some((e) => e.data.data.marker === marker && e.data.data.n === 1),
+    );
+    expect(recent.filter((e) => e.data.data.marker === marker).map((e) => e.data.data.n)).toEqual([1]);
+  });
+
   it('replays with since and resumes after Last-Event-ID with no duplicate', async () => {
     const me = await viewer();
     const marker = `m${Date.now()}`;

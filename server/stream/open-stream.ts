@@ -25,15 +25,17 @@ const MAX_QUEUED_BYTES = 1024 * 1024;
 /** Live batches held back while a stream replays; past this many it is closed with `reconnect` (slow_reader). */
 const MAX_HELD_BATCHES = 256;
 export const RETRY_HINT_MS = 3000;
+/** How far back a stream replays (spec: `since` replays up to 24 h back), with `since` or with Last-Event-ID. */
+export const MAX_REPLAY_MS = 24 * 60 * 60 * 1000;
 const MAX_SWEEP_MS = 1000;
 
 export interface StreamRequest {
   viewer: Viewer;
   /** Names to send; null for all. */
   events: ReadonlySet<EventName> | null;
-  /** Resume after this log position (Last-Event-ID). */
+  /** Resume after this log position (Last-Event-ID); one older than MAX_REPLAY_MS resumes MAX_REPLAY_MS back. */
   after: bigint | null;
-  /** Replay from this time (when no Last-Event-ID). */
+  /** Replay from this time (when no Last-Event-ID), at most MAX_REPLAY_MS back. */
   since: Date | null;
   /** The token or API key that opened the stream: revoking it closes the stream. */
   credentialId: string | null;
@@ -298,6 +300,22 @@ class StreamConnection implements HubSubscriber {
   }
 }
 
+/**
+ * Where a stream with Last-Event-ID resumes: after it, with no gap, while the event that follows it is at most
+ * MAX_REPLAY_MS old (one indexed read); else MAX_REPLAY_MS back, as `since` would. Without the bound, Last-Event-ID
+ * 0 replayed the whole log: a million events read in batches for one caller's stream, from any signed-in caller.
+ */
+async function resumeAfter(after: bigint): Promise<bigint> {
+  const { sql } = database();
+  const [next] = await sql.query<{ created_at: Date }>('SELECT created_at FROM events WHERE id > $1 ORDER BY id LIMIT 1', [
+    after.toString(),
+  ]);
+  const oldest = new Date(Date.now() - MAX_REPLAY_MS);
+  if (!next || new Date(next.created_at) >= oldest) return after;
+  const floor = await cursorSince(sql, oldest);
+  return floor > after ? floor : after;
+}
+
 /** Opens the stream: checks the per-caller limit across instances, then returns the SSE response. */
 export async function openStream(request: StreamRequest): Promise<Response> {
   const { config } = currentRuntime();
@@ -339,7 +357,11 @@ export async function openStream(request: StreamRequest): Promise<Response> {
       if (invalid.size > 0) throw new ApiError('unauthorized', 'The credential was revoked');
     }
     await hub.ready;
-    cursor = request.after ?? (request.since ? await cursorSince(database().sql, request.since) : null);
+    if (request.after !== null) cursor = await resumeAfter(request.after);
+    else if (request.since) {
+      const oldest = Date.now() - MAX_REPLAY_MS;
+      cursor = await cursorSince(database().sql, new Date(Math.max(request.since.getTime(), oldest)));
+    } else cursor = null;
   } catch (error) {
     connection.cleanup();
     throw error;
