@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { holdAccount, PLATFORM_FEES } from '../server/credits/accounts';
 import { expireJobs } from '../server/jobs/expire-jobs';
+import { deriveEdgesInto } from '../server/trust/derive-edges';
 import { startTestApp, type TestApp } from './harness';
 import { accountClaw, assertLedgerBalanced, clawBalance, fund } from './money';
 import { newWallet, signIn } from './wallets';
@@ -145,6 +146,29 @@ describe('the job lifecycle', () => {
     expect(edges.map((e) => `${e.source}>${e.target}:${e.strength}`).sort()).toEqual(
       [`${poster.wallet}>${bidder.wallet}:0.25`, `${bidder.wallet}>${poster.wallet}:0.25`].sort(),
     );
+
+    // A second job between the two, the roles the other way round: 0.25 more each way, and the edges into both
+    // agents are what recomputing every edge into them from the jobs gives.
+    await fund(bidder.wallet, 10);
+    const back = await postJob(bidder, 10);
+    const backBid = await bidOn(back, poster, 10);
+    await app.post(`/api/v1/jobs/${back}/accept`, { bid_id: backBid.body.bid_id }, { token: bidder.token });
+    expect((await app.post(`/api/v1/jobs/${back}/submit`, { result: 'done' }, { token: poster.token })).status).toBe(200);
+    const into = (id: string) =>
+      app.database.sql.query<{ source: string; type: string; strength: number }>(
+        'SELECT source_agent_id AS source, type, strength FROM trust_edges WHERE target_agent_id = $1 ORDER BY 1, 2',
+        [id],
+      );
+    const agentOf = async (wallet: string) =>
+      (await app.database.sql.query<{ id: string }>('SELECT id FROM agents WHERE owner_wallet = $1', [wallet]))[0]!.id;
+    const ids = [await agentOf(poster.wallet), await agentOf(bidder.wallet)];
+    const recorded = [await into(ids[0]!), await into(ids[1]!)];
+    expect(recorded.map((edges) => edges.filter((e) => e.type === 'collaboration').map((e) => e.strength))).toEqual([
+      [0.5],
+      [0.5],
+    ]);
+    for (const id of ids) await deriveEdgesInto(id!, app.database.sql);
+    expect([await into(ids[0]!), await into(ids[1]!)]).toEqual(recorded);
   });
 
   it('expires an unaccepted job and returns its escrow to the poster (status expired)', async () => {

@@ -8,6 +8,7 @@ import { LIVE_DIRTY_MAX, refreshAgentStats } from '../server/trust/trust-counts'
 import { EDGES_PER_NODE, MAX_EDGES, MAX_NODES } from '../server/trust/connection-graph';
 import { refreshPropagatedTrust } from '../server/trust/propagated-trust';
 import { applyStandingChanges } from '../server/trust/apply-standing-changes';
+import { deriveEdgesInto } from '../server/trust/derive-edges';
 
 const admin = newWallet();
 let app: TestApp;
@@ -244,6 +245,73 @@ describe('DELETE /api/agents/{id}/endorse', () => {
   });
 });
 
+describe('the trust edge an endorsement, its revocation or an attestation changes', () => {
+  it('is recomputed for that one wallet, and equals recomputing every edge into the agent', async () => {
+    const subject = await agent();
+    const edgesInto = () =>
+      app.database.sql.query<{ source: string; type: string; strength: number }>(
+        `SELECT e.source_agent_id AS source, e.type, e.strength FROM trust_edges e WHERE e.target_agent_id = $1
+         ORDER BY e.source_agent_id, e.type`,
+        [subject.id],
+      );
+    const actorOf = async (wallet: string) =>
+      (
+        await app.database.sql.query<{ id: string }>(
+          'SELECT id FROM agents WHERE lower(owner_wallet) = lower($1) ORDER BY created_at, id LIMIT 1',
+          [wallet],
+        )
+      )[0]!.id;
+    const twice = newWallet();
+    const once = newWallet();
+    const revoked = newWallet();
+    expect((await endorse(twice, subject.id)).status).toBe(201);
+    expect((await endorse(twice, subject.id, 'skill_verified')).status).toBe(201);
+    expect((await endorse(once, subject.id)).status).toBe(201);
+    const created = await endorse(revoked, subject.id);
+    expect(created.status).toBe(201);
+    // A wallet without standing (an agent, no CLAW earned or deposited): its endorsement makes no edge.
+    const sybil = newWallet();
+    expect((await registerAgent(app, sybil)).response.status).toBe(201);
+    registered.add(sybil.address);
+    expect((await endorse(sybil, subject.id)).status).toBe(201);
+    // Attestations: positive weight 3 (+0.3), negative (no edge).
+    const attest = async (verdict: string, weight: number) => {
+      const account = newWallet();
+      const { token } = await signIn(app, account);
+      await app.post('/api/v1/agents', { agent_name: 'Attester' }, { token });
+      expect((await app.post(`/api/v1/agents/${subject.id}/attest`, { verdict, weight }, { token })).status).toBe(200);
+      return account;
+    };
+    const positive = await attest('positive', 3);
+    await attest('negative', 4);
+    const message = `Revoke endorsement ${created.body.endorsement.id} ${nowSeconds()}`;
+    const revocation = await app.request('DELETE', `/api/agents/${subject.id}/endorse`, {
+      body: {
+        endorser_wallet: revoked.address,
+        attestation_id: created.body.endorsement.id,
+        message,
+        signature: await revoked.signMessage({ message }),
+      },
+    });
+    expect(revocation.status).toBe(200);
+
+    const edges = await edgesInto();
+    const strengthOf = async (wallet: string) => {
+      const source = await actorOf(wallet);
+      return edges.find((e) => e.source === source)?.strength;
+    };
+    expect(await strengthOf(twice.address)).toBe(1);
+    expect(await strengthOf(once.address)).toBe(0.5);
+    expect(await strengthOf(positive.address)).toBeCloseTo(0.3);
+    expect(await strengthOf(revoked.address)).toBeUndefined();
+    expect(await strengthOf(sybil.address)).toBeUndefined();
+    expect(edges).toHaveLength(3);
+    // Recomputing every edge into the agent from its sources changes nothing.
+    await deriveEdgesInto(subject.id, app.database.sql);
+    expect(await edgesInto()).toEqual(edges);
+  });
+});
+
 describe('POST /api/v1/agents/{id}/attest', () => {
   async function attester() {
     const account = newWallet();
@@ -374,10 +442,13 @@ describe('endorsements that cost nothing count nothing (anti-Sybil)', () => {
     );
     expect(await score(subject.id)).toBe(10);
 
-    // A real endorser still moves the score by the spec's +10 and +2 for its connection; re-deriving
-    // the subject's edges also adds the now-earning sybil's connection (+2).
+    // A real endorser still moves the score by the spec's +10 and +2 for its connection (its own edge, the one
+    // its endorsement changes); the now-earning sybil's connection comes with the standing job, which re-derives
+    // the edges into the agents it endorsed (+2).
     const real = await endorse(newWallet(), subject.id, 'trusted');
-    expect(real.body.trust_impact).toMatchObject({ endorser_counts: true, points: 14, new_trust_score: 24 });
+    expect(real.body.trust_impact).toMatchObject({ endorser_counts: true, points: 12, new_trust_score: 22 });
+    await applyStandingChanges();
+    expect(await score(subject.id)).toBe(24);
     // The two without standing still count nothing.
     expect((await app.get(`/api/v1/agents/${subject.id}`)).body.trust.components).toMatchObject({
       attestations: 20,

@@ -1,7 +1,7 @@
 import { getAddress, parseAbiItem, type Address, type Log } from 'viem';
 import { chainIfEnabled, rpcError, type ChainContext } from '../chain/client';
 import { database, db } from '../core/db';
-import { deriveEdgesInto } from '../trust/derive-edges';
+import { deriveEdgesInto, deriveTrustEdge } from '../trust/derive-edges';
 import { readIdentity } from './registry';
 
 // The erc8004 indexer (scheduled, docs/erc8004.md): block range by block range over the configured
@@ -52,7 +52,14 @@ export async function indexErc8004On(context: ChainContext): Promise<number> {
   const to = from + ERC8004_INDEXER.maxRange - 1n < head ? from + ERC8004_INDEXER.maxRange - 1n : head;
   const links = await db().erc8004Link.findMany({ where: { chainId, registry: identity } });
   let changed = 0;
+  // Agents whose every edge is recomputed (a link dropped: all their feedback stops counting), and the pairs of
+  // agent and reviewer whose one trust edge is (a feedback written or revoked).
   const touched = new Set<string>();
+  const reviewed = new Map<string, Set<string>>();
+  const review = (agentId: string, client: string) => {
+    const clients = reviewed.get(agentId) ?? new Set<string>();
+    reviewed.set(agentId, clients.add(client));
+  };
   for (let i = 0; i < links.length; i += ERC8004_INDEXER.tokensPerQuery) {
     const chunk = links.slice(i, i + ERC8004_INDEXER.tokensPerQuery);
     const ids = chunk.map((link) => BigInt(link.tokenId));
@@ -105,7 +112,10 @@ export async function indexErc8004On(context: ChainContext): Promise<number> {
     if (rows.length) {
       const { count } = await db().erc8004Feedback.createMany({ data: rows, skipDuplicates: true });
       changed += count;
-      for (const row of rows) if (byToken.get(row.tokenId)) touched.add(byToken.get(row.tokenId)!.agentId);
+      for (const row of rows) {
+        const link = byToken.get(row.tokenId);
+        if (link) review(link.agentId, row.clientAddress);
+      }
     }
     for (const log of revoked as unknown as Args<{ agentId: bigint; clientAddress: Address; feedbackIndex: bigint }>[]) {
       const { count } = await db().erc8004Feedback.updateMany({
@@ -120,10 +130,14 @@ export async function indexErc8004On(context: ChainContext): Promise<number> {
       });
       changed += count;
       const link = byToken.get(log.args.agentId.toString());
-      if (link) touched.add(link.agentId);
+      if (link) review(link.agentId, getAddress(log.args.clientAddress));
     }
   }
   for (const agentId of touched) await deriveEdgesInto(agentId, database().sql);
+  for (const [agentId, clients] of reviewed) {
+    if (touched.has(agentId)) continue;
+    for (const client of clients) await deriveTrustEdge(agentId, client, database().sql);
+  }
   await db().erc8004Cursor.upsert({
     where: { id: cursorId },
     create: { id: cursorId, lastBlock: to },

@@ -1,13 +1,13 @@
 import { withTransaction } from '../core/db';
-import { deriveEdgesInto } from './derive-edges';
+import { deriveTrustEdge } from './derive-edges';
 
 const STANDING_BATCH = 200;
 
 /**
  * Drains standing_changes (filled by triggers, migration endorser_standing_changes, when a wallet that
- * endorses others may have gained or lost standing): re-derives the edges into every agent such a wallet
- * endorses and marks their counts for recount, in the transaction that takes the marks, so a crash loses
- * none. Bounded to STANDING_BATCH wallets per transaction and `maxBatches` per run. Returns the wallets done.
+ * endorses others may have gained or lost standing): re-derives the edge from such a wallet's agent into every
+ * agent it endorses and marks their counts for recount, in the transaction that takes the marks, so a crash
+ * loses none. Bounded to STANDING_BATCH wallets per transaction and `maxBatches` per run. Returns the wallets done.
  */
 export async function applyStandingChanges(maxBatches = 10): Promise<number> {
   let done = 0;
@@ -21,13 +21,17 @@ export async function applyStandingChanges(maxBatches = 10): Promise<number> {
          SELECT DISTINCT wallet FROM taken`,
       );
       if (taken.length === 0) return 0;
-      const subjects = await tx.sql.query<{ id: string }>(
-        `SELECT DISTINCT subject_agent_id AS id FROM endorsements WHERE endorser_wallet = ANY($1::text[]) AND status = 'active'`,
+      // A wallet's standing weighs only its own endorsements: the edge from its agent into each agent it endorses.
+      const endorsed = await tx.sql.query<{ id: string; wallet: string }>(
+        `SELECT DISTINCT subject_agent_id AS id, endorser_wallet AS wallet FROM endorsements
+         WHERE endorser_wallet = ANY($1::text[]) AND status = 'active'`,
         [taken.map((row) => row.wallet)],
       );
-      for (const subject of subjects) await deriveEdgesInto(subject.id, tx.sql);
-      if (subjects.length) {
-        await tx.sql.query(`INSERT INTO agent_stats_dirty (agent_id) SELECT unnest($1::uuid[])`, [subjects.map((s) => s.id)]);
+      for (const pair of endorsed) await deriveTrustEdge(pair.id, pair.wallet, tx.sql);
+      if (endorsed.length) {
+        await tx.sql.query(`INSERT INTO agent_stats_dirty (agent_id) SELECT DISTINCT unnest($1::uuid[])`, [
+          endorsed.map((pair) => pair.id),
+        ]);
       }
       return taken.length;
     });

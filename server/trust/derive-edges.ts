@@ -16,32 +16,62 @@ import { endorserStandingSql } from './endorser-standing';
 const ACTOR_AGENT = (wallet: string) =>
   `(SELECT id FROM agents WHERE owner_wallet = ${wallet} ORDER BY created_at ASC, id ASC LIMIT 1)`;
 
-/** Recomputes every edge that points at `subjectAgentId`. Run it after any change to its sources. */
-export async function deriveEdgesInto(subjectAgentId: string, runner: Queryable): Promise<void> {
-  await runner.query(
-    `WITH trust AS (
+/**
+ * The trust strength of each source agent into the subject $1, from the rows whose wallet column satisfies `by`
+ * (every row, or one wallet's): as a CTE body of (source, strength).
+ */
+const TRUST_SOURCES = (by: (walletColumn: string) => string) => `
        SELECT source, sum(amount) AS strength FROM (
          SELECT ${ACTOR_AGENT('e.endorser_wallet')} AS source, 0.5 AS amount
-         FROM endorsements e WHERE e.subject_agent_id = $1 AND e.status = 'active'
+         FROM endorsements e WHERE e.subject_agent_id = $1 AND e.status = 'active' AND ${by('e.endorser_wallet')}
            AND ${endorserStandingSql('e.endorser_wallet')}
          UNION ALL
          SELECT ${ACTOR_AGENT('t.attester_wallet')},
                 CASE t.verdict WHEN 'positive' THEN t.weight / 10.0 WHEN 'negative' THEN -t.weight / 10.0 ELSE 0 END
-         FROM attestations t WHERE t.subject_agent_id = $1
+         FROM attestations t WHERE t.subject_agent_id = $1 AND ${by('t.attester_wallet')}
          UNION ALL
          SELECT ${ACTOR_AGENT('r.client_address')}, (avg(r.rating) - 50) / 100.0 FROM (
            SELECT f.client_address, f.value::numeric / power(10::numeric, f.value_decimals) AS rating
            FROM erc8004_feedback f
            JOIN erc8004_links l ON l.chain_id = f.chain_id AND l.registry = f.identity_registry AND l.token_id = f.token_id
            JOIN agents a ON a.id = l.agent_id
-           WHERE l.agent_id = $1 AND NOT f.revoked AND f.client_address <> a.owner_wallet
+           WHERE l.agent_id = $1 AND NOT f.revoked AND f.client_address <> a.owner_wallet AND ${by('f.client_address')}
              AND (EXISTS (SELECT 1 FROM invocations i WHERE i.target_agent_id = $1 AND i.caller_wallet = f.client_address
                             AND i.status = 'success' AND i.fee > 0)
                OR EXISTS (SELECT 1 FROM jobs j JOIN job_bids b ON b.id = j.accepted_bid_id WHERE j.status = 'completed'
                             AND ((j.poster_wallet = f.client_address AND b.bidder_wallet = a.owner_wallet)
                               OR (b.bidder_wallet = f.client_address AND j.poster_wallet = a.owner_wallet))))
          ) r WHERE r.rating BETWEEN 0 AND 100 GROUP BY r.client_address
-       ) x WHERE source IS NOT NULL AND source <> $1 GROUP BY source
+       ) x WHERE source IS NOT NULL AND source <> $1 GROUP BY source`;
+
+/**
+ * Recomputes the one trust edge from `wallet`'s agent (its oldest) into `subjectAgentId`, from that wallet's
+ * endorsements, attestations and ERC-8004 feedback of the subject alone: what an endorsement, its revocation or an
+ * attestation by the wallet changes. (Recomputing every edge into the subject instead judged the standing of every
+ * endorser it has: an endorsement of an agent with 50,000 endorsers cost 50,000 standing checks.) `wallet` as the
+ * rows store it.
+ */
+export async function deriveTrustEdge(subjectAgentId: string, wallet: string, runner: Queryable): Promise<void> {
+  await runner.query(
+    `WITH trust AS (${TRUST_SOURCES((column) => `${column} = $2`)}),
+     cleared AS (
+       DELETE FROM trust_edges WHERE target_agent_id = $1 AND type = 'trust' AND source_agent_id = ${ACTOR_AGENT('$2')}
+       RETURNING 1)
+     INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength, updated_at)
+     SELECT source, $1, 'trust', LEAST(1.0, strength)::float8, now() FROM trust, (SELECT count(*) FROM cleared) c
+     WHERE strength > 0
+     ON CONFLICT (source_agent_id, target_agent_id, type) DO UPDATE SET strength = excluded.strength, updated_at = now()`,
+    [subjectAgentId, wallet],
+  );
+}
+
+/**
+ * Recomputes every edge that points at `subjectAgentId`. Run it after a change to its sources that no narrower
+ * recomputation covers (deriveTrustEdge): an endorser's standing, the ERC-8004 indexer's feedback, a completed job.
+ */
+export async function deriveEdgesInto(subjectAgentId: string, runner: Queryable): Promise<void> {
+  await runner.query(
+    `WITH trust AS (${TRUST_SOURCES(() => 'true')}
      ),
      partnership AS (
        SELECT caller_agent_id AS source, count(*) * 0.1 AS strength
@@ -50,13 +80,15 @@ export async function deriveEdgesInto(subjectAgentId: string, runner: Queryable)
      ),
      collaboration AS (
        SELECT source, count(*) * 0.25 AS strength FROM (
+         -- the subject's wallet as the winning bidder (job_bids by bidder_wallet), then as the poster (jobs by
+         -- poster_wallet); target = $1 keeps only the wallet's oldest agent, the one that acts
          SELECT ${ACTOR_AGENT('j.poster_wallet')} AS source, ${ACTOR_AGENT('b.bidder_wallet')} AS target
-         FROM jobs j JOIN job_bids b ON b.id = j.accepted_bid_id WHERE j.status = 'completed'
-           AND $1 IN (SELECT id FROM agents WHERE owner_wallet IN (j.poster_wallet, b.bidder_wallet))
+         FROM job_bids b JOIN jobs j ON j.accepted_bid_id = b.id
+         WHERE b.bidder_wallet = (SELECT owner_wallet FROM agents WHERE id = $1) AND j.status = 'completed'
          UNION ALL
          SELECT ${ACTOR_AGENT('b.bidder_wallet')}, ${ACTOR_AGENT('j.poster_wallet')}
-         FROM jobs j JOIN job_bids b ON b.id = j.accepted_bid_id WHERE j.status = 'completed'
-           AND $1 IN (SELECT id FROM agents WHERE owner_wallet IN (j.poster_wallet, b.bidder_wallet))
+         FROM jobs j JOIN job_bids b ON b.id = j.accepted_bid_id
+         WHERE j.poster_wallet = (SELECT owner_wallet FROM agents WHERE id = $1) AND j.status = 'completed'
        ) x WHERE target = $1 AND source IS NOT NULL AND source <> $1 GROUP BY source
      ),
      derived AS (
@@ -107,15 +139,34 @@ export async function recordPartnership(callerAgentId: string, targetAgentId: st
 }
 
 /**
- * A completed job: recompute the edges into the poster's and the winning bidder's agents (each
- * wallet acts through its oldest agent), which adds or strengthens their collaboration edges.
+ * A completed job: the collaboration edges between the poster's and the winning bidder's agents (each wallet acts
+ * through its oldest agent), both ways, 0.25 for each job completed between the two wallets in either role; and
+ * the trust edge each way, whose ERC-8004 part counts a completed job between the two as evidence. Only these
+ * pairs changed: recomputing every edge into both agents (what this did) judged the standing of every endorser
+ * each has, seconds for an agent with thousands, inside the job's transaction.
  */
 export async function recordCollaboration(posterWallet: string, bidderWallet: string, runner: Queryable): Promise<void> {
   const rows = await runner.query<{ id: string }>(`SELECT ${ACTOR_AGENT('$1')} AS id UNION ALL SELECT ${ACTOR_AGENT('$2')}`, [
     posterWallet,
     bidderWallet,
   ]);
-  const ids = rows.map((row) => row.id).filter(Boolean);
-  if (ids.length < 2 || ids[0] === ids[1]) return;
-  for (const id of ids) await deriveEdgesInto(id, runner);
+  const [poster, bidder] = rows.map((row) => row.id);
+  if (!poster || !bidder || poster === bidder) return;
+  await runner.query(
+    `WITH completed AS (
+       SELECT count(*) * 0.25 AS strength FROM jobs j JOIN job_bids b ON b.id = j.accepted_bid_id
+       WHERE j.status = 'completed'
+         AND ((j.poster_wallet = $1 AND b.bidder_wallet = $2) OR (j.poster_wallet = $2 AND b.bidder_wallet = $1))),
+     pair (source, target) AS (VALUES ($3::uuid, $4::uuid), ($4::uuid, $3::uuid)),
+     cleared AS (
+       DELETE FROM trust_edges t USING pair p
+       WHERE t.source_agent_id = p.source AND t.target_agent_id = p.target AND t.type = 'collaboration' RETURNING 1)
+     INSERT INTO trust_edges (source_agent_id, target_agent_id, type, strength, updated_at)
+     SELECT p.source, p.target, 'collaboration', LEAST(1.0, c.strength)::float8, now()
+     FROM pair p, completed c, (SELECT count(*) FROM cleared) d WHERE c.strength > 0
+     ON CONFLICT (source_agent_id, target_agent_id, type) DO UPDATE SET strength = excluded.strength, updated_at = now()`,
+    [posterWallet, bidderWallet, poster, bidder],
+  );
+  await deriveTrustEdge(bidder, posterWallet, runner);
+  await deriveTrustEdge(poster, bidderWallet, runner);
 }
