@@ -21,12 +21,11 @@ afterAll(() => app.close());
 
 const as = (wallet: `0x${string}` | null, isAdmin = false) => appRouter.createCaller({ wallet, isAdmin, clientIp: '127.0.0.1' });
 
+/** The start of the database's current UTC day (the query's "today"), read once the rows are about to be written. */
+let midnight = 0;
+
 /** Midnight UTC `daysAgo` days before today, plus `ms` (negative: the day before's last instants). */
-function at(daysAgo: number, ms = 0): Date {
-  const midnight = new Date();
-  midnight.setUTCHours(0, 0, 0, 0);
-  return new Date(midnight.getTime() - daysAgo * 86_400_000 + ms);
-}
+const at = (daysAgo: number, ms = 0) => new Date(midnight - daysAgo * 86_400_000 + ms);
 
 const day = (daysAgo: number) => at(daysAgo).toISOString().slice(0, 10);
 
@@ -49,6 +48,8 @@ async function countedDayByDay(days: number) {
 describe('admin.statsHistory', () => {
   it('counts each UTC day of the range, its first and last instants included, and nothing before it', async () => {
     const sql = app.database.sql;
+    const [row] = await sql.query<{ today: string }>(`SELECT to_char((now() AT TIME ZONE 'utc')::date, 'YYYY-MM-DD') AS today`);
+    midnight = Date.parse(`${row!.today}T00:00:00Z`);
     // The range of 3 days starts 2 days ago: its first instant, the instant before it (the day before, outside), the
     // last and first instants of each day inside it, and a day well before it.
     const created = [at(2), at(2, -1), at(1, -1), at(1), at(0, -1), at(6)];

@@ -259,6 +259,25 @@ describe('ERC-8004', () => {
     );
     expect(edges.map((e) => [e.source_agent_id, Number(e.strength).toFixed(2)])).toEqual([[payer.agentId, '0.40']]);
 
+    // Unlinking takes the token's feedback out of the agent's trust edges; linking it again brings it back.
+    const trustInto = async () =>
+      (
+        await database().sql.query<{ source_agent_id: string; strength: number }>(
+          `SELECT source_agent_id, strength FROM trust_edges WHERE target_agent_id = $1 AND type = 'trust'`,
+          [agentOwner.agentId],
+        )
+      ).map((e) => [e.source_agent_id, Number(e.strength).toFixed(2)]);
+    const link = `/api/v1/agents/${agentOwner.agentId}/erc8004/link`;
+    expect((await app.request('DELETE', link, { token: agentOwner.token })).status).toBe(200);
+    expect(await trustInto()).toEqual([]);
+    const relinked = await app.post(
+      link,
+      { erc8004_agent_id: tokenId.toString(), agent_registry: registryRef() },
+      { token: agentOwner.token },
+    );
+    expect(relinked.status).toBe(200);
+    expect(await trustInto()).toEqual([[payer.agentId, '0.40']]);
+
     // The verifier's summary of the identity.
     const verified = await app.get(`/api/v1/verify/erc8004/${registryRef()}/${tokenId}`);
     expect(verified.status).toBe(200);

@@ -92,6 +92,10 @@ describe('GET /api/v1/stream', () => {
     const unknown = await app.get('/api/v1/stream?events=agent.registered,nope.nothing', { token: me.token });
     expect(unknown.status).toBe(400);
     expect((await app.get('/api/v1/stream', { token: me.token, headers: { 'last-event-id': 'evt_x' } })).status).toBe(400);
+    // 19 digits past the largest log position (bigint) are refused, not sent to the database
+    const tooLarge = '9999999999999999999';
+    expect((await app.get('/api/v1/stream', { token: me.token, headers: { 'last-event-id': tooLarge } })).status).toBe(400);
+    expect((await app.get(`/api/v1/stream?last_event_id=${tooLarge}`, { token: me.token })).status).toBe(400);
   });
 
   it('sends id, retry and heartbeats, with the token in the header or the query; filters by name', async () => {

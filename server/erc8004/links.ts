@@ -1,9 +1,10 @@
 import { encodeFunctionData, type Hex } from 'viem';
 import { requireAgent } from '../agents/find-agent';
 import type { Caller } from '../core/caller';
-import { db } from '../core/db';
+import { database, db } from '../core/db';
 import { ApiError } from '../core/errors';
 import { currentRuntime } from '../core/runtime';
+import { deriveTrustEdge } from '../trust/derive-edges';
 import { identityAbi, parseRegistryRef, parseTokenId, readIdentity, registryRef, requireChain } from './registry';
 
 // Linking a Vouchsafe agent to an ERC-8004 identity, non-custodially (docs/erc8004.md): without an
@@ -70,7 +71,9 @@ export async function linkAgent(caller: Caller, ref: string, input: LinkInput) {
   });
   if (taken && taken.agentId !== agent.id) throw new ApiError('conflict', 'This ERC-8004 agent is linked to another agent');
   const fields = { chainId: context.chainId, registry, tokenId: tokenId.toString(), via, verifiedWallet: agent.ownerWallet };
+  const before = await db().erc8004Link.findUnique({ where: { agentId: agent.id } });
   await db().erc8004Link.upsert({ where: { agentId: agent.id }, create: { agentId: agent.id, ...fields }, update: fields });
+  await deriveReviewerEdges(agent.id, before ? [before, fields] : [fields]);
   return {
     linked: true,
     erc8004: { agent_id: tokenId.toString(), agent_registry: registryRef(context, registry) },
@@ -82,6 +85,24 @@ export async function linkAgent(caller: Caller, ref: string, input: LinkInput) {
 export async function unlinkAgent(caller: Caller, ref: string) {
   const agent = await requireAgent(ref);
   if (agent.ownerWallet !== caller.wallet) throw new ApiError('forbidden', 'Only the agent owner can unlink it');
+  const before = await db().erc8004Link.findUnique({ where: { agentId: agent.id } });
   await db().erc8004Link.deleteMany({ where: { agentId: agent.id } });
+  if (before) await deriveReviewerEdges(agent.id, [before]);
   return { linked: false, erc8004: null };
+}
+
+/**
+ * The trust edges into `agentId` from the reviewers of the tokens' feedback (derive-edges.ts): a link made, moved
+ * or dropped changes whose ERC-8004 feedback counts for the agent.
+ */
+async function deriveReviewerEdges(agentId: string, tokens: { chainId: number; registry: string; tokenId: string }[]) {
+  const { sql } = database();
+  for (const token of tokens) {
+    const reviewers = await sql.query<{ client: string }>(
+      `SELECT DISTINCT client_address AS client FROM erc8004_feedback
+       WHERE chain_id = $1 AND identity_registry = $2 AND token_id = $3`,
+      [token.chainId, token.registry, token.tokenId],
+    );
+    for (const { client } of reviewers) await deriveTrustEdge(agentId, client, sql);
+  }
 }

@@ -67,6 +67,9 @@ const eventList = z
     return names.length ? new Set(names as EventName[]) : null;
   });
 
+/** A log position the database can hold (bigint): 19 digits reach past it. */
+const isEventId = (value: string) => !/^\d+$/.test(value) || BigInt(value) <= 9223372036854775807n;
+
 export const streamQuery = z.object({
   token: z
     .string()
@@ -81,6 +84,7 @@ export const streamQuery = z.object({
   last_event_id: z
     .string()
     .regex(/^\d{1,19}$/)
+    .refine(isEventId, 'must be an event id (at most 9223372036854775807)')
     .optional()
     .openapi({ description: 'Same as the Last-Event-ID header, for clients that cannot set it' }),
 });
@@ -90,6 +94,7 @@ export const streamHeaders = z.object({
     .string()
     .trim()
     .regex(/^\d{1,19}$/, 'must be a decimal event id')
+    .refine(isEventId, 'must be an event id (at most 9223372036854775807)')
     .optional()
     .openapi({
       description: 'The id of the last event received: the stream resumes after it (takes precedence over last_event_id)',

@@ -66,8 +66,9 @@ export async function deriveTrustEdge(subjectAgentId: string, wallet: string, ru
 }
 
 /**
- * Recomputes every edge that points at `subjectAgentId`. Run it after a change to its sources that no narrower
- * recomputation covers (deriveTrustEdge): an endorser's standing, the ERC-8004 indexer's feedback, a completed job.
+ * Recomputes every edge that points at `subjectAgentId`, from all its sources: for a change that may move any of
+ * them (the ERC-8004 indexer dropping the agent's link when its token changed hands). A change by one wallet
+ * recomputes that wallet's edge alone (deriveTrustEdge), a completed job its pair's (recordCollaboration).
  */
 export async function deriveEdgesInto(subjectAgentId: string, runner: Queryable): Promise<void> {
   await runner.query(
