@@ -56,9 +56,10 @@ export async function listAgents(input: ListAgentsInput): Promise<{
   if (input.isCallable !== undefined) where.push(`a.is_callable = ${param(input.isCallable)}`);
   // The agents' own filters narrow first; the trust filter probes agent_stats per candidate (an
   // index-only probe on agent_stats (agent_id) INCLUDE (trust_score, ...): migration graph_node_indexes).
-  // Alone, it joins instead: most agents are candidates then. EXPLAIN ANALYZE at 100,000 agents: tier=pro and min_trust_score=60
-  // counted 3,875 of 4,000 pro agents in 221 ms with the join (a hash over every agent_stats row and
-  // a heap visit per pro agent), 25-48 ms with the probes over the (tier, id) index.
+  // Alone, it joins instead: most agents are candidates then. EXPLAIN ANALYZE at 100,000 agents:
+  // tier=pro and min_trust_score=60 counted 3,875 of 4,000 pro agents in 221 ms with the join (a hash
+  // over every agent_stats row and a heap visit per pro agent), 25-48 ms with the probes over the
+  // (tier, id) index.
   const narrowed = where.length > 0;
   let join = '';
   // The agents that match `filter` (on `agents a`), in no order, up to the bound: by default read from `agents`.

@@ -1,7 +1,7 @@
 import { getAddress, parseAbiItem, type Address, type Log } from 'viem';
 import { chainIfEnabled, rpcError, type ChainContext } from '../chain/client';
 import { database, db } from '../core/db';
-import { deriveEdgesInto, deriveTrustEdge } from '../trust/derive-edges';
+import { deriveEdgesInto, deriveTrustEdges } from '../trust/derive-edges';
 import { readIdentity } from './registry';
 
 // The erc8004 indexer (scheduled, docs/erc8004.md): block range by block range over the configured
@@ -136,7 +136,7 @@ export async function indexErc8004On(context: ChainContext): Promise<number> {
   for (const agentId of touched) await deriveEdgesInto(agentId, database().sql);
   for (const [agentId, clients] of reviewed) {
     if (touched.has(agentId)) continue;
-    for (const client of clients) await deriveTrustEdge(agentId, client, database().sql);
+    await deriveTrustEdges(agentId, [...clients], database().sql);
   }
   await db().erc8004Cursor.upsert({
     where: { id: cursorId },

@@ -4,7 +4,7 @@ import type { Caller } from '../core/caller';
 import { database, db } from '../core/db';
 import { ApiError } from '../core/errors';
 import { currentRuntime } from '../core/runtime';
-import { deriveTrustEdge } from '../trust/derive-edges';
+import { deriveTrustEdges } from '../trust/derive-edges';
 import { identityAbi, parseRegistryRef, parseTokenId, readIdentity, registryRef, requireChain } from './registry';
 
 // Linking a Vouchsafe agent to an ERC-8004 identity, non-custodially (docs/erc8004.md): without an
@@ -103,6 +103,10 @@ async function deriveReviewerEdges(agentId: string, tokens: { chainId: number; r
        WHERE chain_id = $1 AND identity_registry = $2 AND token_id = $3`,
       [token.chainId, token.registry, token.tokenId],
     );
-    for (const { client } of reviewers) await deriveTrustEdge(agentId, client, sql);
+    await deriveTrustEdges(
+      agentId,
+      reviewers.map((row) => row.client),
+      sql,
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { withTransaction } from '../core/db';
-import { deriveTrustEdge } from './derive-edges';
+import { deriveTrustEdges } from './derive-edges';
 
 const STANDING_BATCH = 200;
 
@@ -27,7 +27,9 @@ export async function applyStandingChanges(maxBatches = 10): Promise<number> {
          WHERE endorser_wallet = ANY($1::text[]) AND status = 'active'`,
         [taken.map((row) => row.wallet)],
       );
-      for (const pair of endorsed) await deriveTrustEdge(pair.id, pair.wallet, tx.sql);
+      const bySubject = new Map<string, string[]>();
+      for (const pair of endorsed) bySubject.set(pair.id, [...(bySubject.get(pair.id) ?? []), pair.wallet]);
+      for (const [subject, wallets] of bySubject) await deriveTrustEdges(subject, wallets, tx.sql);
       if (endorsed.length) {
         await tx.sql.query(`INSERT INTO agent_stats_dirty (agent_id) SELECT DISTINCT unnest($1::uuid[])`, [
           endorsed.map((pair) => pair.id),

@@ -3,7 +3,7 @@ import { loadOneAgentMetrics } from './agent-metrics';
 import { database, db } from '../core/db';
 import type { Caller } from '../core/caller';
 import { ApiError } from '../core/errors';
-import { deriveTrustEdge } from './derive-edges';
+import { deriveTrustEdges } from './derive-edges';
 
 export interface AttestInput {
   verdict: 'positive' | 'negative' | 'neutral';
@@ -32,7 +32,7 @@ export async function attestAgent(caller: Caller, ref: string, input: AttestInpu
       note: input.note ?? null,
     },
   });
-  await deriveTrustEdge(subject.id, caller.wallet, database().sql);
+  await deriveTrustEdges(subject.id, [caller.wallet], database().sql);
   const metrics = await loadOneAgentMetrics(subject, database().sql);
   return {
     attested: true,

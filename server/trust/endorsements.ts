@@ -8,7 +8,7 @@ import { database, db } from '../core/db';
 import type { Endorsement } from '../core/db/generated/client';
 import { isUniqueViolation } from '../core/db/errors';
 import { ApiError } from '../core/errors';
-import { deriveTrustEdge } from './derive-edges';
+import { deriveTrustEdges } from './derive-edges';
 import { endorsementColumns, endorsementFromRow } from './endorsement-row';
 import { TRUST_RULES } from './trust-score';
 
@@ -179,7 +179,7 @@ export async function endorseAgent(input: EndorseInput) {
     if (isUniqueViolation(error)) throw duplicate(input.attestationType);
     throw error;
   }
-  await deriveTrustEdge(agent.id, input.endorserWallet, database().sql);
+  await deriveTrustEdges(agent.id, [input.endorserWallet], database().sql);
   const after = await loadOneAgentMetrics(agent, database().sql);
   const counts = await endorserHasStanding(input.endorserWallet, database().sql);
   return {
@@ -218,7 +218,7 @@ export async function revokeEndorsement(input: RevokeInput) {
     endorsement.status === 'revoked'
       ? endorsement
       : await db().endorsement.update({ where: { id: endorsement.id }, data: { status: 'revoked', revokedAt: new Date() } });
-  await deriveTrustEdge(agent.id, endorsement.endorserWallet, database().sql);
+  await deriveTrustEdges(agent.id, [endorsement.endorserWallet], database().sql);
   const metrics = await loadOneAgentMetrics(agent, database().sql);
   return {
     revoked: true,
