@@ -332,15 +332,15 @@ export async function runDeclared(
     let result: unknown;
     if (def.cache && isAnonymousRead(def, caller, call)) {
       const shared = await cachedAnswer(def, input, () => def.handler(handlerInput));
-      // This call's own computation (an answer not kept) is used as it is; else the shared one.
-      if (shared.ran) result = shared.result;
-      else if (!shared.cached) result = await def.handler(handlerInput);
-      else
+      // A kept answer is written as it was serialized for the cache (this call's own computation too: not
+      // serialized twice); an answer not kept is this call's own result, or a computation of its own.
+      if (shared.cached)
         return {
           answer: new Reply(shared.cached.status, undefined, shared.cached.headers),
           replayed: false,
           json: shared.cached.json,
         };
+      result = shared.ran ? shared.result : await def.handler(handlerInput);
     } else if (isPublicRead(def, caller, call)) {
       result = await asPublicRead(() => def.handler(handlerInput));
     } else {

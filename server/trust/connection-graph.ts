@@ -31,11 +31,13 @@ export const GRAPH_QUEUE = 24;
 export const GRAPH_TTL_MS = 30_000;
 export const GRAPH_RETRY_AFTER_SECONDS = 1;
 
-type Graph = Awaited<ReturnType<typeof computeConnectionGraph>>;
-// A graph at depth 3-4 is up to 0.5 MB of objects (200 nodes, 2,000 edges): 5,000 of them were the
-// largest part of the server's RSS after the scale bench. The REST door keeps their JSON in its response
-// cache as well (bounded by bytes), so this one holds the most recent few for the other doors.
-const graphs = sharedCache<Graph>('trust.connection-graph', {
+export type Graph = Awaited<ReturnType<typeof computeConnectionGraph>>;
+// Graphs are kept as their JSON text: one string a graph, where its objects (up to 200 nodes and 2,000
+// edges, 0.5 MB at depth 3-4) were the largest part of the server's RSS after the scale bench and, kept
+// past a young-generation collection, the largest part of its cost. The REST door writes the text as it
+// is (and keeps it in its response cache, bounded by bytes); this cache holds the most recent few for
+// the other doors and shares a computation in flight.
+const graphs = sharedCache<string>('trust.connection-graph', {
   ttlMs: GRAPH_TTL_MS,
   maxEntries: 100,
   dropOn: ['trust', 'agent'],
@@ -185,36 +187,44 @@ function walkFrom(wallet: string, depth: number): Promise<Walk | null> {
 
 /**
  * The answer once its nodes are known: two statements side by side (a wait of one, 2-3 ms each on the large
- * preset; as one statement they took their sum).
+ * preset; as one statement they took their sum), each answering one JSON value (a row per edge and per node
+ * cost the server more to parse than the statements took).
  */
 async function answerAround(ids: string[]): Promise<AnswerRow> {
   const { sql } = database();
-  const [among, nodes] = await Promise.all([
-    sql.query<EdgeRow>(
+  const [[among], [nodes]] = await Promise.all([
+    sql.query<{ rows: EdgeRow[] }>(
       // a join, not two ANY filters on one scan: 2 ms instead of 14 ms for 200 nodes around a hub
       `WITH n AS MATERIALIZED (SELECT DISTINCT unnest($1::uuid[]) AS id)
-       SELECT e.source_agent_id AS source, e.target_agent_id AS target, e.type, e.strength
-       FROM n JOIN trust_edges e ON e.source_agent_id = n.id WHERE e.target_agent_id IN (SELECT id FROM n)
-       ORDER BY e.strength DESC, e.source_agent_id, e.target_agent_id, e.type LIMIT ${MAX_EDGES + 1}`,
+       SELECT coalesce(json_agg(r), '[]') AS rows FROM (
+         SELECT e.source_agent_id AS source, e.target_agent_id AS target, e.type, e.strength
+         FROM n JOIN trust_edges e ON e.source_agent_id = n.id WHERE e.target_agent_id IN (SELECT id FROM n)
+         ORDER BY e.strength DESC, e.source_agent_id, e.target_agent_id, e.type LIMIT ${MAX_EDGES + 1}) r`,
       [ids],
       { prepare: true },
     ),
-    sql.query<NodeRow>(
-      `SELECT a.owner_wallet, a.handle, a.name, ${TRUST_COUNT_COLUMNS}
-       FROM agents a ${TRUST_COUNT_JOINS} WHERE a.id = ANY($1::uuid[])`,
+    sql.query<{ rows: NodeRow[] }>(
+      `SELECT coalesce(json_agg(r), '[]') AS rows FROM (
+         SELECT a.owner_wallet, a.handle, a.name, ${TRUST_COUNT_COLUMNS}
+         FROM agents a ${TRUST_COUNT_JOINS} WHERE a.id = ANY($1::uuid[])) r`,
       [ids],
       { prepare: true },
     ),
   ]);
-  return { among, nodes };
+  return { among: among!.rows, nodes: nodes!.rows };
 }
 
 /** GET /api/graph/connections: the graph around a wallet's agents up to `depth` hops, or the most trusted agents. */
-export function connectionGraph(input: { wallet?: Address; depth: number }): Promise<Graph> {
+export async function connectionGraph(input: { wallet?: Address; depth: number }): Promise<Graph> {
+  return JSON.parse(await connectionGraphJson(input)) as Graph;
+}
+
+/** connectionGraph() as JSON text, as the cache keeps it. */
+export function connectionGraphJson(input: { wallet?: Address; depth: number }): Promise<string> {
   const key = input.wallet ? `${input.wallet.toLowerCase()}|${input.depth}` : 'overview';
   return graphs().get(key, async () => {
     try {
-      return await gate().run(() => computeConnectionGraph(input));
+      return JSON.stringify(await gate().run(() => computeConnectionGraph(input)));
     } catch (error) {
       if (!(error instanceof GateFullError)) throw error;
       throw new ApiError(

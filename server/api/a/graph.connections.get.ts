@@ -1,10 +1,11 @@
 // GET /api/graph/connections - the connection graph around a wallet, or its most trusted part
 import { z } from '@hono/zod-openapi';
+import { SerializedJson } from '../../http/common-headers';
 import { DIRECTORY_CACHE } from '../../http/response-cache';
 import { endpoint } from '../../http/endpoint';
 import { queryInt, walletAddress } from '../../schemas/common';
 import { graph } from '../../schemas/trust';
-import { connectionGraph } from '../../trust/connection-graph';
+import { connectionGraphJson, type Graph } from '../../trust/connection-graph';
 
 export default endpoint({
   method: 'get',
@@ -23,5 +24,6 @@ export default endpoint({
     404: 'No agent for this wallet',
     503: 'Too many graph computations in flight (service_unavailable, Retry-After), or the database is unavailable',
   },
-  handler: ({ query }) => connectionGraph({ wallet: query.wallet, depth: query.depth }),
+  handler: async ({ query }) =>
+    new SerializedJson<Graph>(await connectionGraphJson({ wallet: query.wallet, depth: query.depth })),
 });
