@@ -87,10 +87,19 @@ export async function startRuntime(options: StartOptions = {}): Promise<Runtime>
         state.starting = null;
         useDatabase(null);
       }
-      for (const fn of closers.reverse()) await fn();
+      // Every closer runs, whatever an earlier one threw; the first failure is thrown once all ran.
+      let failure: unknown;
+      for (const fn of closers.reverse()) {
+        try {
+          await fn();
+        } catch (error) {
+          failure ??= error;
+        }
+      }
       stopNotices();
       redis?.disconnect();
       await database.close();
+      if (failure !== undefined) throw failure;
     },
   };
   state.current = runtime;

@@ -1,15 +1,18 @@
 import type { ChangeKind } from './changes';
-import { currentRuntime } from './runtime';
+import { currentRuntime, type Runtime } from './runtime';
 import { TtlCache } from './ttl-cache';
 
 // Caches and other in-memory state live on the runtime, never in module scope: both copies of
 // the server code (server.ts and the Next.js bundle) then share them, a test's fresh runtime
 // starts empty, and change notices reach every cache from one place.
 
-/** Per-instance state created on first use and kept on the running runtime. */
-export function sharedState<T>(name: string, create: () => T): () => T {
-  return () => {
-    const { state } = currentRuntime();
+/**
+ * Per-instance state created on first use and kept on the running runtime, or on `runtime` when given (code
+ * that runs while its runtime closes, when there is no running one any more).
+ */
+export function sharedState<T>(name: string, create: () => T): (runtime?: Runtime) => T {
+  return (runtime = currentRuntime()) => {
+    const { state } = runtime;
     if (!state.has(name)) state.set(name, create());
     return state.get(name) as T;
   };

@@ -10,6 +10,7 @@ import { refreshActiveTiers, TIER_TTL_MS } from '../agents/tiers';
 import { runWebhooks, startWebhookWorker, webhookSettings } from '../webhooks/deliver-webhooks';
 import { ROUTER_KEY_MAX_AGE_DAYS, rotateRouterKeyIfOld } from '../invoke/router-keys';
 import { database } from '../core/db';
+import { InFlight, STOP_WAIT_MS } from '../core/in-flight';
 import { log } from '../core/log';
 import { runDueStrategies } from '../trade/run-due-strategies';
 import { indexSmartMoney } from '../smart-money/indexer';
@@ -189,24 +190,33 @@ const pruneClaims: Job = {
     ]),
 };
 
-/** Runs every job once now and then on its interval, each period on one instance; returns a function that stops them. */
-export function startJobs(runtime: Runtime, jobs: Job[] = [...JOBS, pruneClaims]): () => void {
+/**
+ * Runs every job once now and then on its interval, each period on one instance; returns a function that stops
+ * them and waits (STOP_WAIT_MS at most) for the runs in flight, so the runtime closes its database after them.
+ */
+export function startJobs(runtime: Runtime, jobs: Job[] = [...JOBS, pruneClaims]): () => Promise<void> {
   const instance = randomUUID();
+  const inFlight = new InFlight();
   const timers = jobs.map((job) => {
     const tick = () =>
-      claimPeriod(job, instance)
-        .then(async (claimed) => {
-          if (!claimed) return;
-          await job.run(runtime);
-          runtime.state.set('scheduler.last-run', new Date());
-        })
-        .catch((error) => log.error({ job: job.id, err: error }, 'job failed'));
+      inFlight.add(
+        claimPeriod(job, instance)
+          .then(async (claimed) => {
+            if (!claimed) return;
+            await job.run(runtime);
+            runtime.state.set('scheduler.last-run', new Date());
+          })
+          .catch((error) => log.error({ job: job.id, err: error }, 'job failed')),
+      );
     void tick();
     const timer = setInterval(tick, job.everyMs);
     timer.unref();
     return timer;
   });
-  return () => timers.forEach(clearInterval);
+  return () => {
+    timers.forEach(clearInterval);
+    return inFlight.settled(STOP_WAIT_MS);
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ASYNC_COMMIT } from '../core/db/async-commit';
 import type { Database } from '../core/db/open';
 import type { Queryable } from '../core/db/sql-runner';
+import { InFlight, STOP_WAIT_MS } from '../core/in-flight';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
 import { sharedState } from '../core/shared-state';
@@ -487,7 +488,8 @@ export const FAN_OUT_WINDOW_MS = 10;
  * instance's sender without waiting for it: slow receivers never hold up the next fan-out. Returns a function
  * that stops it.
  */
-export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => void {
+export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => Promise<void> {
+  const inFlight = new InFlight();
   let running = false;
   let again = false;
   let full = false;
@@ -522,16 +524,18 @@ export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => void
   const stop = runtime.changes.on('event', () => {
     waiting ??= setTimeout(() => {
       waiting = undefined;
-      void pass(false);
+      void inFlight.add(pass(false));
     }, FAN_OUT_WINDOW_MS);
   });
-  const timer = setInterval(() => void pass(true), everyMs);
+  const timer = setInterval(() => void inFlight.add(pass(true)), everyMs);
   timer.unref();
-  void pass(true);
+  void inFlight.add(pass(true));
+  // Stopping waits for the pass in flight (STOP_WAIT_MS at most), so the runtime closes its database after it.
   return () => {
     stop();
     clearTimeout(waiting);
     clearInterval(timer);
-    senders().get(runtime.database)?.stop();
+    senders(runtime).get(runtime.database)?.stop();
+    return inFlight.settled(STOP_WAIT_MS);
   };
 }
