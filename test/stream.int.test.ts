@@ -162,6 +162,31 @@ describe('GET /api/v1/stream', () => {
     expect(recent.filter((e) => e.data.data.marker === marker).map((e) => e.data.data.n)).toEqual([1]);
   });
 
+  it('replays with since an event committed before one that started earlier (ids in commit order)', async () => {
+    const me = await viewer();
+    const marker = `order${Date.now()}`;
+    for (let n = 0; n < 3; n++) await emitNow('skill.published', { marker, n });
+    const ids = await database().sql.query<{ id: string }>(
+      `SELECT id::text AS id FROM events WHERE data->>'marker' = $1 ORDER BY id`,
+      [marker],
+    );
+    // n=0 is older than `since` (it may come along: a replay starts at a position in commit order); n=1 committed
+    // before n=2 but its transaction started 30 s after n=2's, which starts exactly at `since`: the cursor must be
+    // before n=1 (the lowest id since), not before n=2 (the first created since).
+    const since = new Date(Date.now() - 10 * 60_000);
+    const at = (ms: number) => new Date(since.getTime() + ms).toISOString();
+    await database().sql.query(`UPDATE events SET created_at = $2 WHERE id = $1`, [ids[0]!.id, at(-60_000)]);
+    await database().sql.query(`UPDATE events SET created_at = $2 WHERE id = $1`, [ids[1]!.id, at(30_000)]);
+    await database().sql.query(`UPDATE events SET created_at = $2 WHERE id = $1`, [ids[2]!.id, at(0)]);
+    const got = await collect(
+      open(me.token, `events=skill.published&since=${since.toISOString()}`),
+      ['skill.published'],
+      (list) => list.some((e) => e.data.data.marker === marker && e.data.data.n === 2),
+    );
+    const replayed = got.filter((e) => e.data.data.marker === marker && e.data.data.n > 0);
+    expect(replayed.map((e) => e.data.data.n)).toEqual([1, 2]);
+  });
+
   it('replays with since and resumes after Last-Event-ID with no duplicate', async () => {
     const me = await viewer();
     const marker = `m${Date.now()}`;

@@ -64,13 +64,27 @@ export async function headEventId(runner: Queryable): Promise<bigint> {
 }
 
 /**
+ * How long after its start a transaction that appends events commits, at most, as cursorSince() assumes (an
+ * event's created_at is its transaction's start; its id comes in commit order).
+ */
+export const COMMIT_WITHIN_S = 60;
+
+/**
  * A cursor from which reading returns every event appended at or after `since`: just before the
- * first such event (a few older events with later commits may come along; none is left out).
+ * first such event in commit order (a few older events with later commits may come along; none is left out).
+ * That event started at or after `since` and committed no later than the first event created since `since`
+ * did, so within COMMIT_WITHIN_S of that one's start: two reads of the created_at index over that span, where
+ * `min(id) ... WHERE created_at >= $1` walked the primary key through every older event (112 ms past the
+ * 164,000 events older than a day at the large preset, and more every day, the log being kept).
  */
 export async function cursorSince(runner: Queryable, since: Date): Promise<bigint> {
-  const rows = await runner.query<{ id: string | bigint | null }>('SELECT min(id) AS id FROM events WHERE created_at >= $1', [
-    since,
-  ]);
+  const rows = await runner.query<{ id: string | bigint | null }>(
+    `WITH first AS (SELECT created_at FROM events WHERE created_at >= $1 ORDER BY created_at LIMIT 1)
+     SELECT min(e.id) AS id FROM first CROSS JOIN LATERAL (
+       SELECT id FROM events
+       WHERE created_at >= $1 AND created_at <= first.created_at + make_interval(secs => ${COMMIT_WITHIN_S}) OFFSET 0) e`,
+    [since],
+  );
   const first = rows[0]?.id;
   if (first !== null && first !== undefined) return BigInt(first) - 1n;
   return headEventId(runner);
