@@ -141,9 +141,12 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
         server.closeAllConnections();
         await new Promise((resolve) => server.close(resolve));
       }
-      await runtime.close();
-      await cleanup();
-      rmSync(dataDir, { recursive: true, force: true });
+      try {
+        await runtime.close();
+      } finally {
+        await cleanup();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

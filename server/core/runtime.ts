@@ -82,12 +82,8 @@ export async function startRuntime(options: StartOptions = {}): Promise<Runtime>
     state: new Map(),
     onClose: (fn) => void closers.push(fn),
     async close() {
-      if (state.current === runtime) {
-        state.current = null;
-        state.starting = null;
-        useDatabase(null);
-      }
-      // Every closer runs, whatever an earlier one threw; the first failure is thrown once all ran.
+      // Every closer runs, whatever an earlier one threw; the first failure is thrown once all ran. They run
+      // while the runtime and its database are still current, so work they wait for (a job's run) can finish.
       let failure: unknown;
       for (const fn of closers.reverse()) {
         try {
@@ -95,6 +91,11 @@ export async function startRuntime(options: StartOptions = {}): Promise<Runtime>
         } catch (error) {
           failure ??= error;
         }
+      }
+      if (state.current === runtime) {
+        state.current = null;
+        state.starting = null;
+        useDatabase(null);
       }
       stopNotices();
       redis?.disconnect();

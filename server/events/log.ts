@@ -65,9 +65,10 @@ export async function headEventId(runner: Queryable): Promise<bigint> {
 
 /**
  * How long after its start a transaction that appends events commits, at most, as cursorSince() assumes (an
- * event's created_at is its transaction's start; its id comes in commit order).
+ * event's created_at is its transaction's start; its id comes in commit order): the longest timeout any
+ * withTransaction is given (120 s; the default is 15 s), after which Prisma rolls it back.
  */
-export const COMMIT_WITHIN_S = 60;
+export const COMMIT_WITHIN_S = 120;
 
 /**
  * A cursor from which reading returns every event appended at or after `since`: just before the

@@ -226,6 +226,10 @@ export function startJobs(runtime: Runtime, jobs: Job[] = [...JOBS, pruneClaims]
 export function ensureJobsStarted(runtime: Runtime): void {
   if (runtime.state.has('scheduler.started')) return;
   runtime.state.set('scheduler.started', true);
-  runtime.onClose(startJobs(runtime));
-  runtime.onClose(startWebhookWorker(runtime));
+  const stopJobs = startJobs(runtime);
+  const stopWebhooks = startWebhookWorker(runtime);
+  // One closer: both stop at once and their runs in flight are waited for together (one STOP_WAIT_MS, not two).
+  runtime.onClose(async () => {
+    await Promise.all([stopJobs(), stopWebhooks()]);
+  });
 }

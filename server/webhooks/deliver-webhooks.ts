@@ -345,10 +345,16 @@ class Sender {
     this.waiter?.();
   }
 
-  /** Ends the current run once its attempts in flight are settled (the worker stopping). */
-  stop(): void {
+  /** Ends the current run once its attempts in flight are settled (the worker stopping); resolves then. */
+  stop(): Promise<void> {
     this.stopped = true;
     this.wake();
+    return this.running
+      ? this.running.done.then(
+          () => undefined,
+          () => undefined,
+        )
+      : Promise.resolve();
   }
 
   private next(): Promise<void> {
@@ -490,6 +496,7 @@ export const FAN_OUT_WINDOW_MS = 10;
  */
 export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => Promise<void> {
   const inFlight = new InFlight();
+  let stopped = false;
   let running = false;
   let again = false;
   let full = false;
@@ -497,6 +504,7 @@ export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => Prom
   // `timed`: the fallback pass, which also sends retries that came due; a pass for a committed event
   // sends only what its fan-out made.
   const pass = async (timed: boolean) => {
+    if (stopped) return;
     full ||= timed;
     if (running) {
       again = true;
@@ -509,7 +517,7 @@ export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => Prom
         const onlyNew = !full;
         full = false;
         const created = await fanOutAll(runtime.database);
-        if (!onlyNew || created > 0) {
+        if (!stopped && (!onlyNew || created > 0)) {
           senderFor(runtime.database, webhookSettings(runtime))
             .run()
             .catch((error) => log.error({ err: error }, 'webhook delivery failed'));
@@ -530,12 +538,15 @@ export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => Prom
   const timer = setInterval(() => void inFlight.add(pass(true)), everyMs);
   timer.unref();
   void inFlight.add(pass(true));
-  // Stopping waits for the pass in flight (STOP_WAIT_MS at most), so the runtime closes its database after it.
+  // Stopping waits for the pass in flight and the sender's attempts in flight (STOP_WAIT_MS at most), so the
+  // runtime closes its database after them.
   return () => {
+    stopped = true;
     stop();
     clearTimeout(waiting);
     clearInterval(timer);
-    senders(runtime).get(runtime.database)?.stop();
+    const sending = senders(runtime).get(runtime.database)?.stop();
+    if (sending) void inFlight.add(sending);
     return inFlight.settled(STOP_WAIT_MS);
   };
 }
