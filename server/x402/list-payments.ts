@@ -17,6 +17,8 @@ export interface X402PaymentView {
   created_at: string;
 }
 
+const COLUMNS = 'id, kind, resource, status, amount, claw, tx_hash, network, created_at';
+
 export async function listX402Payments(wallet: string, limit = 20): Promise<X402PaymentView[]> {
   const rows = await database().sql.query<{
     id: string;
@@ -29,9 +31,13 @@ export async function listX402Payments(wallet: string, limit = 20): Promise<X402
     network: string;
     created_at: Date | string;
   }>(
-    `SELECT id, kind, resource, status, amount::text AS amount, claw::text AS claw, tx_hash, network, created_at
-     FROM x402_payments WHERE (payer = $1 OR caller_wallet = $1) AND status <> 'pending'
-     ORDER BY created_at DESC LIMIT $2`,
+    // Each side newest first by its own index, `limit` rows at most, then merged (a payment the wallet both
+    // signed and was the caller of once): an OR read every payment of the wallet to sort them.
+    `SELECT id, kind, resource, status, amount::text AS amount, claw::text AS claw, tx_hash, network, created_at FROM (
+       (SELECT ${COLUMNS} FROM x402_payments WHERE payer = $1 AND status <> 'pending' ORDER BY created_at DESC LIMIT $2)
+       UNION
+       (SELECT ${COLUMNS} FROM x402_payments WHERE caller_wallet = $1 AND status <> 'pending' ORDER BY created_at DESC LIMIT $2)
+     ) p ORDER BY created_at DESC, id DESC LIMIT $2`,
     [wallet, limit],
   );
   return rows.map((row) => ({
