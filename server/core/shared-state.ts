@@ -8,7 +8,8 @@ import { TtlCache } from './ttl-cache';
 
 /**
  * Per-instance state created on first use and kept on the running runtime, or on `runtime` when given (code
- * that runs while its runtime closes, when there is no running one any more).
+ * that holds its own runtime, such as a worker's stop, which must reach that runtime's state even when
+ * another one is current).
  */
 export function sharedState<T>(name: string, create: () => T): (runtime?: Runtime) => T {
   return (runtime = currentRuntime()) => {

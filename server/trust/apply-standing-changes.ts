@@ -28,7 +28,11 @@ export async function applyStandingChanges(maxBatches = 10): Promise<number> {
         [taken.map((row) => row.wallet)],
       );
       const bySubject = new Map<string, string[]>();
-      for (const pair of endorsed) bySubject.set(pair.id, [...(bySubject.get(pair.id) ?? []), pair.wallet]);
+      for (const pair of endorsed) {
+        const wallets = bySubject.get(pair.id);
+        if (wallets) wallets.push(pair.wallet);
+        else bySubject.set(pair.id, [pair.wallet]);
+      }
       for (const [subject, wallets] of bySubject) await deriveTrustEdges(subject, wallets, tx.sql);
       if (endorsed.length) {
         await tx.sql.query(`INSERT INTO agent_stats_dirty (agent_id) SELECT DISTINCT unnest($1::uuid[])`, [

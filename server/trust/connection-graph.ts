@@ -196,7 +196,7 @@ async function answerAround(ids: string[]): Promise<AnswerRow> {
     sql.query<{ rows: EdgeRow[] }>(
       // a join, not two ANY filters on one scan: 2 ms instead of 14 ms for 200 nodes around a hub
       `WITH n AS MATERIALIZED (SELECT DISTINCT unnest($1::uuid[]) AS id)
-       SELECT coalesce(json_agg(r), '[]') AS rows FROM (
+       SELECT coalesce(json_agg(r ORDER BY r.strength DESC, r.source, r.target, r.type), '[]') AS rows FROM (
          SELECT e.source_agent_id AS source, e.target_agent_id AS target, e.type, e.strength
          FROM n JOIN trust_edges e ON e.source_agent_id = n.id WHERE e.target_agent_id IN (SELECT id FROM n)
          ORDER BY e.strength DESC, e.source_agent_id, e.target_agent_id, e.type LIMIT ${MAX_EDGES + 1}) r`,
