@@ -12,7 +12,9 @@
 //   event:      an event was appended to the log (id: its name); a wake-up only
 //   spend_policy: a credential's spend policy was written, changed or deleted (id: the credential)
 //   skill:      a skill was published, changed, hidden or removed, or installed or reviewed (id: the skill)
-export const CHANGE_KINDS = ['agent', 'credential', 'trust', 'rank', 'event', 'job', 'spend_policy', 'skill'] as const;
+//   webhook:    a webhook was created or deleted, paused or resumed, or its events changed (migration
+//               webhook_change_notices; id: the webhook)
+export const CHANGE_KINDS = ['agent', 'credential', 'trust', 'rank', 'event', 'job', 'spend_policy', 'skill', 'webhook'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export interface ChangeNotice {
