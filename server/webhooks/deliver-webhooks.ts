@@ -503,8 +503,8 @@ export class SubscribedNames {
   private names: Set<string> | null = null;
   private readAt = 0;
   private generation = 0;
-  /** The generation of the read in flight, if any. */
-  private reading: number | null = null;
+  private reading = false;
+  private stopped = false;
 
   constructor(
     private readonly database: Database,
@@ -519,16 +519,22 @@ export class SubscribedNames {
     return false;
   }
 
-  /** A webhook changed: the names are read again at once (a read already in flight is discarded). */
+  /** A webhook changed: the names are read again at once (a read in flight is discarded, and one read follows it). */
   forget(): void {
     this.names = null;
     this.generation++;
     this.read();
   }
 
+  /** No read starts from now on (the worker stops; its database is about to close). */
+  stop(): void {
+    this.stopped = true;
+  }
+
   private read(): void {
-    if (this.reading === this.generation) return;
-    const generation = (this.reading = this.generation);
+    if (this.reading || this.stopped) return;
+    this.reading = true;
+    const generation = this.generation;
     const read = this.database.sql
       .query<{ name: string }>(`SELECT DISTINCT unnest(events) AS name FROM webhooks WHERE is_active`)
       .then(
@@ -540,7 +546,9 @@ export class SubscribedNames {
         (error: unknown) => log.warn({ err: error }, 'reading the webhooks’ event names failed'),
       )
       .finally(() => {
-        if (this.reading === generation) this.reading = null;
+        this.reading = false;
+        // Changed while it was read (a burst of changes costs two reads, not one each).
+        if (generation !== this.generation) this.read();
       });
     this.track(read);
   }
@@ -591,8 +599,10 @@ export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => Prom
   const subscribed = new SubscribedNames(runtime.database, (read) => void inFlight.add(read));
   const stopNames = runtime.changes.on('webhook', () => subscribed.forget());
   const stop = runtime.changes.on('event', (notice) => {
+    // A wake-up that names no event (a redelivery, a lost connection's publishAll) also sends what is due.
+    if (notice.id === null) full = true;
     // An event no active webhook subscribes to makes no delivery: the timed pass moves the cursor past it.
-    if (notice.id !== null && subscribed.excludes(notice.id)) return;
+    else if (subscribed.excludes(notice.id)) return;
     waiting ??= setTimeout(() => {
       waiting = undefined;
       void inFlight.add(pass(false));
@@ -607,6 +617,7 @@ export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => Prom
     stopped = true;
     stop();
     stopNames();
+    subscribed.stop();
     clearTimeout(waiting);
     clearInterval(timer);
     const sending = senders(runtime).get(runtime.database)?.stop();
