@@ -235,16 +235,19 @@ async function signInRate(baseUrl: string): Promise<{ count: number; seconds: nu
   return { count, seconds: (performance.now() - started) / 1000 };
 }
 
-/** One round of the router's four loads: p50 (exact) of each, and what the router added at 1 and 10 connections. */
+/** One round of the router's four loads: p50 (exact) of each. */
 interface RouterRound {
   routedOne: number;
   directOne: number;
   routedTen: number;
   directTen: number;
-  one: number;
-  ten: number;
   routedTenPerSec: number;
 }
+
+/** What the router added in a round: routed p50 minus direct p50, at one connection or at ten. */
+const added = (round: RouterRound, connections: 1 | 10) =>
+  connections === 1 ? round.routedOne - round.directOne : round.routedTen - round.directTen;
+const medianAdded = (rounds: RouterRound[], connections: 1 | 10) => median(rounds.map((round) => added(round, connections)));
 
 /**
  * The router's added latency in PAID_ROUTER_ROUNDS interleaved rounds of the four loads (routed and direct, 1 and 10
@@ -272,23 +275,19 @@ async function routerRounds(
       directOne: directOne.exactP50,
       routedTen: routedTen.exactP50,
       directTen: directTen.exactP50,
-      one: routedOne.exactP50 - directOne.exactP50,
-      ten: routedTen.exactP50 - directTen.exactP50,
       routedTenPerSec: routedTen.requestsPerSec,
     };
     rounds.push(measured);
     process.stdout.write(
-      `round ${round}: router added ${formatMs(measured.one)} (1 conn: ${formatMs(measured.routedOne)} vs ${formatMs(measured.directOne)}), ` +
-        `${formatMs(measured.ten)} (10 conn: ${formatMs(measured.routedTen)} vs ${formatMs(measured.directTen)}; ${formatInt(measured.routedTenPerSec)} req/s)\n`,
+      `round ${round}: router added ${formatMs(added(measured, 1))} (1 conn: ${formatMs(measured.routedOne)} vs ${formatMs(measured.directOne)}), ` +
+        `${formatMs(added(measured, 10))} (10 conn: ${formatMs(measured.routedTen)} vs ${formatMs(measured.directTen)}; ${formatInt(measured.routedTenPerSec)} req/s)\n`,
     );
   }
   process.stdout.write(
-    `median of ${ROUTER_ROUNDS} rounds: router added ${formatMs(routerMedian(rounds, 'one'))} (1 conn), ${formatMs(routerMedian(rounds, 'ten'))} (10 conn)\n`,
+    `median of ${ROUTER_ROUNDS} rounds: router added ${formatMs(medianAdded(rounds, 1))} (1 conn), ${formatMs(medianAdded(rounds, 10))} (10 conn)\n`,
   );
   return rounds;
 }
-
-const routerMedian = (rounds: RouterRound[], key: keyof RouterRound) => median(rounds.map((round) => round[key]));
 
 async function run(): Promise<PaidResults | null> {
   const startedAt = new Date();
@@ -384,8 +383,8 @@ const met = (ok: boolean) => (ok ? 'met' : 'not met');
 
 export function renderPaid(results: PaidResults[]): string {
   const rows = results.map((r) => {
-    const one = routerMedian(r.router, 'one');
-    const ten = routerMedian(r.router, 'ten');
+    const one = medianAdded(r.router, 1);
+    const ten = medianAdded(r.router, 10);
     return [
       r.database,
       `${formatInt(r.paidPerSec)} (${met(r.paidPerSec >= TARGETS.paidPerSec)})`,
@@ -409,8 +408,8 @@ export function renderPaid(results: PaidResults[]): string {
         r.router
           .map(
             (round, i) =>
-              `${i + 1}. ${formatMs(round.routedOne)} vs ${formatMs(round.directOne)} on 1 connection (added ${formatMs(round.one)}), ` +
-              `${formatMs(round.routedTen)} vs ${formatMs(round.directTen)} on 10 (added ${formatMs(round.ten)})`,
+              `${i + 1}. ${formatMs(round.routedOne)} vs ${formatMs(round.directOne)} on 1 connection (added ${formatMs(added(round, 1))}), ` +
+              `${formatMs(round.routedTen)} vs ${formatMs(round.directTen)} on 10 (added ${formatMs(added(round, 10))})`,
           )
           .join('; ') +
         '. ' +

@@ -11,10 +11,10 @@ import { TtlCache } from './ttl-cache';
  * that holds its own runtime, such as a worker's stop, which must reach that runtime's state even when
  * another one is current).
  */
-export function sharedState<T>(name: string, create: () => T): (runtime?: Runtime) => T {
+export function sharedState<T>(name: string, create: (runtime: Runtime) => T): (runtime?: Runtime) => T {
   return (runtime = currentRuntime()) => {
     const { state } = runtime;
-    if (!state.has(name)) state.set(name, create());
+    if (!state.has(name)) state.set(name, create(runtime));
     return state.get(name) as T;
   };
 }
@@ -26,12 +26,11 @@ export interface SharedCacheOptions {
   dropOn: readonly ChangeKind[];
 }
 
-/** A TtlCache on the runtime, emptied whenever a change of one of `dropOn` commits anywhere. */
-export function sharedCache<V>(name: string, options: SharedCacheOptions): () => TtlCache<V> {
-  return sharedState(name, () => {
+/** A TtlCache on the runtime (as sharedState), emptied whenever a change of one of `dropOn` commits anywhere. */
+export function sharedCache<V>(name: string, options: SharedCacheOptions): (runtime?: Runtime) => TtlCache<V> {
+  return sharedState(name, (runtime) => {
     const cache = new TtlCache<V>(options.ttlMs, options.maxEntries);
-    const { changes } = currentRuntime();
-    for (const kind of options.dropOn) changes.on(kind, () => cache.clear());
+    for (const kind of options.dropOn) runtime.changes.on(kind, () => cache.clear());
     return cache;
   });
 }

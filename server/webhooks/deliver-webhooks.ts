@@ -4,7 +4,7 @@ import type { Queryable } from '../core/db/sql-runner';
 import { InFlight, STOP_WAIT_MS } from '../core/in-flight';
 import { log } from '../core/log';
 import type { Runtime } from '../core/runtime';
-import { sharedState } from '../core/shared-state';
+import { sharedCache, sharedState } from '../core/shared-state';
 import { EVENT_MIN_TIER } from '../events/emit';
 import { envelope, type LoggedEvent } from '../events/log';
 import { OutboundError, outboundRequest } from '../net/outbound';
@@ -488,70 +488,19 @@ export async function runWebhooks(
  */
 export const FAN_OUT_WINDOW_MS = 10;
 
-/** How long the names webhooks subscribe to are trusted without a `webhook` notice: a bound on a missed notice. */
-export const SUBSCRIBED_NAMES_TTL_MS = 60_000;
-
 /**
- * The event names some active webhook subscribes to, as this instance last read them: a pass woken by an event
- * no webhook wants would consume it and make nothing (one statement, 0.3-0.7 ms of the database's time, per
- * event window on every instance). Read on first use, at once after a `webhook` change notice (migration
- * webhook_change_notices), and after SUBSCRIBED_NAMES_TTL_MS; while they are being read, every event wakes a pass. A hint only: the
- * timed pass fans out every event whatever this says, so a name learned late delays its deliveries by at most
- * one period, never loses them.
+ * The event names some active webhook subscribes to (one entry), as this instance last read them: a pass woken by an
+ * event no webhook wants would consume it and make nothing (one statement, 0.3-0.7 ms of the database's time, per
+ * event window on every instance). Dropped on every `webhook` change notice (migration webhook_change_notices: a
+ * webhook created, deleted, paused, resumed or given other events) and after a minute; until read again, every event
+ * wakes a pass. A hint only: the timed pass fans out every event whatever this says, so a name learned late delays
+ * its deliveries by at most one period, never loses them.
  */
-export class SubscribedNames {
-  private names: Set<string> | null = null;
-  private readAt = 0;
-  private generation = 0;
-  private reading = false;
-  private stopped = false;
+const subscribedNames = sharedCache<Set<string>>('webhooks.subscribed-names', { ttlMs: 60_000, dropOn: ['webhook'] });
 
-  constructor(
-    private readonly database: Database,
-    /** Given each read, so that stopping waits for it. */
-    private readonly track: (read: Promise<unknown>) => void = () => {},
-  ) {}
-
-  /** True only when the names are known, fresh, and `name` is not among them; starts a read when they are not. */
-  excludes(name: string): boolean {
-    if (this.names && Date.now() - this.readAt < SUBSCRIBED_NAMES_TTL_MS) return !this.names.has(name);
-    this.read();
-    return false;
-  }
-
-  /** A webhook changed: the names are read again at once (a read in flight is discarded, and one read follows it). */
-  forget(): void {
-    this.names = null;
-    this.generation++;
-    this.read();
-  }
-
-  /** No read starts from now on (the worker stops; its database is about to close). */
-  stop(): void {
-    this.stopped = true;
-  }
-
-  private read(): void {
-    if (this.reading || this.stopped) return;
-    this.reading = true;
-    const generation = this.generation;
-    const read = this.database.sql
-      .query<{ name: string }>(`SELECT DISTINCT unnest(events) AS name FROM webhooks WHERE is_active`)
-      .then(
-        (rows) => {
-          if (generation !== this.generation) return;
-          this.names = new Set(rows.map((row) => row.name));
-          this.readAt = Date.now();
-        },
-        (error: unknown) => log.warn({ err: error }, 'reading the webhooks’ event names failed'),
-      )
-      .finally(() => {
-        this.reading = false;
-        // Changed while it was read (a burst of changes costs two reads, not one each).
-        if (generation !== this.generation) this.read();
-      });
-    this.track(read);
-  }
+async function readSubscribedNames(database: Database): Promise<Set<string>> {
+  const rows = await database.sql.query<{ name: string }>(`SELECT DISTINCT unnest(events) AS name FROM webhooks WHERE is_active`);
+  return new Set(rows.map((row) => row.name));
 }
 
 /**
@@ -596,13 +545,21 @@ export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => Prom
       running = false;
     }
   };
-  const subscribed = new SubscribedNames(runtime.database, (read) => void inFlight.add(read));
-  const stopNames = runtime.changes.on('webhook', () => subscribed.forget());
+  const names = subscribedNames(runtime);
   const stop = runtime.changes.on('event', (notice) => {
     // A wake-up that names no event (a redelivery, a lost connection's publishAll) also sends what is due.
     if (notice.id === null) full = true;
-    // An event no active webhook subscribes to makes no delivery: the timed pass moves the cursor past it.
-    else if (subscribed.excludes(notice.id)) return;
+    else {
+      const subscribed = names.peek('all');
+      // An event no active webhook subscribes to makes no delivery: the timed pass moves the cursor past it.
+      if (subscribed && !subscribed.has(notice.id)) return;
+      if (!subscribed) {
+        const reading = names.get('all', () => readSubscribedNames(runtime.database));
+        void inFlight.add(
+          reading.catch((error: unknown) => log.warn({ err: error }, 'reading the webhooks’ event names failed')),
+        );
+      }
+    }
     waiting ??= setTimeout(() => {
       waiting = undefined;
       void inFlight.add(pass(false));
@@ -616,8 +573,6 @@ export function startWebhookWorker(runtime: Runtime, everyMs = 2000): () => Prom
   return () => {
     stopped = true;
     stop();
-    stopNames();
-    subscribed.stop();
     clearTimeout(waiting);
     clearInterval(timer);
     const sending = senders(runtime).get(runtime.database)?.stop();
