@@ -14,7 +14,20 @@
 //   skill:      a skill was published, changed, hidden or removed, or installed or reviewed (id: the skill)
 //   webhook:    a webhook was created or deleted, paused or resumed, or its events changed (migration
 //               webhook_change_notices; id: the webhook)
-export const CHANGE_KINDS = ['agent', 'credential', 'trust', 'rank', 'event', 'job', 'spend_policy', 'skill', 'webhook'] as const;
+//   edge:       a partnership or collaboration edge's strength changed (migration edge_strength_notices; id: its
+//               target), which `trust` does not say; heard by the connection graph's edge index alone
+export const CHANGE_KINDS = [
+  'agent',
+  'credential',
+  'trust',
+  'rank',
+  'event',
+  'job',
+  'spend_policy',
+  'skill',
+  'webhook',
+  'edge',
+] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export interface ChangeNotice {

@@ -1,0 +1,312 @@
+import type { Queryable } from '../core/db/sql-runner';
+import type { Runtime } from '../core/runtime';
+import { sharedState } from '../core/shared-state';
+
+// Every connection of the trust graph, held by each instance in memory for the connection graph's walk
+// (connection-graph.ts): each agent's edges out and in, strongest first. Reading them from the edge indexes took a
+// graph at depth 2 two statements and about 450 index pages at random (89 and 92 MB of indexes, more than PostgreSQL's
+// default 128 MB of shared buffers keeps): 2-4 ms of each graph, most of it the pages a first visit reads. Here the
+// walk and the edges among its nodes take well under a millisecond, and the graph's one statement left reads its nodes.
+//
+// Loaded whole on first use, in one statement (every edge packed as bytes, in the answers' order). Kept exact by the
+// change notices every edge change sends with its target's id (`trust` for an edge added or removed or a trust
+// edge's strength, `edge` for another type's strength: migrations change_notices, edge_strength_notices): a notice
+// marks its agent, and the next reader first re-reads the edges into the marked agents, in one statement, which
+// also corrects the other ends' lists. The instance that writes an edge hears the notice before its statement
+// returns (server/core/changes.ts), so its next graph sees it; others within the notice's delivery. A lost listening
+// connection (a notice with no id) reloads everything. At 100,000 agents and 1,000,000 edges the index holds about
+// 30 MB, and loading it takes 1-2 s, once per instance.
+
+/** An edge's type; their order is the answers' (the order of the type names). */
+export const EDGE_TYPES = ['collaboration', 'partnership', 'trust'] as const;
+export type EdgeType = (typeof EDGE_TYPES)[number];
+
+/** An edge: [source agent id, target agent id, type, strength]. */
+export type Edge = [string, string, EdgeType, number];
+
+/** One agent's edges one way (the other ends, as node numbers), strongest first, then by the other end's id and type. */
+interface Side {
+  other: Int32Array;
+  strength: Float64Array;
+  type: Uint8Array;
+}
+
+/** Every node's edges one way, packed: node i's are entries start[i] to start[i + 1] - 1. */
+interface Packed extends Side {
+  start: Int32Array;
+}
+
+const OUT = 0;
+const IN = 1;
+type Direction = typeof OUT | typeof IN;
+
+const NO_EDGES: Side = { other: new Int32Array(0), strength: new Float64Array(0), type: new Uint8Array(0) };
+const EMPTY: Packed = { ...NO_EDGES, start: new Int32Array(1) };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** The types as numbers (their place in EDGE_TYPES), in SQL. */
+const TYPE_NUMBER = `CASE e.type WHEN 'collaboration' THEN 0 WHEN 'partnership' THEN 1 ELSE 2 END`;
+const KNOWN_TYPE = `e.type IN ('collaboration', 'partnership', 'trust')`;
+/** Bytes of one packed edge: source and target numbers (int4), strength (float8), type (int2). */
+const EDGE_BYTES = 18;
+
+function uuidText(bytes: Buffer, at: number): string {
+  const hex = bytes.toString('hex', at, at + 16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Packs edges by one end (`node`): each node's list strongest first, then by the other end's number (its id's order)
+ * and type. A counting sort by node, then each list of two or more sorted on its own (10 edges on average).
+ */
+function pack(nodes: number, node: Int32Array, other: Int32Array, strength: Float64Array, type: Uint8Array): Packed {
+  const count = node.length;
+  const start = new Int32Array(nodes + 1);
+  for (let e = 0; e < count; e++) start[node[e]! + 1]!++;
+  for (let i = 0; i < nodes; i++) start[i + 1]! += start[i]!;
+  const next = start.slice(0, nodes);
+  const order = new Int32Array(count);
+  for (let e = 0; e < count; e++) order[next[node[e]!]!++] = e;
+  const compare = (a: number, b: number) => strength[b]! - strength[a]! || other[a]! - other[b]! || type[a]! - type[b]!;
+  for (let i = 0; i < nodes; i++) if (start[i + 1]! - start[i]! > 1) order.subarray(start[i], start[i + 1]).sort(compare);
+  const packed: Packed = { start, other: new Int32Array(count), strength: new Float64Array(count), type: new Uint8Array(count) };
+  for (let at = 0; at < count; at++) {
+    const e = order[at]!;
+    packed.other[at] = other[e]!;
+    packed.strength[at] = strength[e]!;
+    packed.type[at] = type[e]!;
+  }
+  return packed;
+}
+
+/** Lets the event loop run between the load's steps (each 0.1-0.2 s at 1,000,000 edges). */
+const breather = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class EdgeIndex {
+  /** Agent ids by node number: the loaded ones in id order, then those met since, in the order met. */
+  private ids: string[] = [];
+  private numbers = new Map<string, number>();
+  /** Nodes numbered by the load (in id order): comparing two of them compares their ids. */
+  private ordered = 0;
+  private packed: [Packed, Packed] = [EMPTY, EMPTY];
+  /** Lists re-read since the load, which replace the packed ones. */
+  private patched: [Map<number, Side>, Map<number, Side>] = [new Map(), new Map()];
+  private loaded = false;
+  private reload = false;
+  /** Agents whose edges in changed since they were read. */
+  private marked = new Set<string>();
+  /** Notices heard, and how many of them the index reflects. */
+  private heard = 0;
+  private applied = 0;
+  private pass: Promise<void> | null = null;
+
+  constructor(private readonly runner: () => Queryable) {}
+
+  /** Heeds one change notice: its agent's edges in are re-read before the next answer; no agent, everything. */
+  notice(id: string | null): void {
+    if (id === null) this.reload = true;
+    else if (UUID.test(id)) this.marked.add(id);
+    else return;
+    this.heard++;
+  }
+
+  /** The index once it reflects every notice heard before the call (loading it first, the first time). */
+  async ready(): Promise<this> {
+    const wanted = this.heard;
+    while (!this.loaded || this.applied < wanted) await (this.pass ??= this.catchUp().finally(() => (this.pass = null)));
+    return this;
+  }
+
+  /**
+   * A hop's reads around `frontier`: each node's `limit` strongest edges out and in, of which those ranked past
+   * `followed` are only a sign that the graph was cut; the others strongest first (then by source, target and
+   * type), at most `max` of them and whether more were left out.
+   */
+  hop(frontier: readonly string[], limit: number, followed: number, max: number): { cut: boolean; edges: Edge[] } {
+    const found: number[][] = [];
+    let cut = false;
+    for (const id of frontier) {
+      const node = this.numbers.get(id);
+      if (node === undefined) continue;
+      for (const direction of [OUT, IN] as const) {
+        const { other, strength, type, from, to } = this.side(direction, node);
+        const read = Math.min(limit, to - from);
+        if (read > followed) cut = true;
+        for (let r = from; r < from + Math.min(read, followed); r++) {
+          found.push(direction === OUT ? [node, other[r]!, type[r]!, strength[r]!] : [other[r]!, node, type[r]!, strength[r]!]);
+        }
+      }
+    }
+    return this.edges(found, max, cut);
+  }
+
+  /** Every edge between two of `ids`, strongest first (then by source, target and type): at most `max`, and whether more exist. */
+  among(ids: readonly string[], max: number): { cut: boolean; edges: Edge[] } {
+    const members = new Set<number>();
+    for (const id of ids) {
+      const node = this.numbers.get(id);
+      if (node !== undefined) members.add(node);
+    }
+    const found: number[][] = [];
+    for (const node of members) {
+      const { other, strength, type, from, to } = this.side(OUT, node);
+      for (let r = from; r < to; r++) if (members.has(other[r]!)) found.push([node, other[r]!, type[r]!, strength[r]!]);
+    }
+    return this.edges(found, max, false);
+  }
+
+  private edges(found: number[][], max: number, cut: boolean): { cut: boolean; edges: Edge[] } {
+    found.sort((a, b) => b[3]! - a[3]! || this.compare(a[0]!, b[0]!) || this.compare(a[1]!, b[1]!) || a[2]! - b[2]!);
+    return {
+      cut: cut || found.length > max,
+      edges: found
+        .slice(0, max)
+        .map(([source, target, type, strength]) => [this.ids[source!]!, this.ids[target!]!, EDGE_TYPES[type!]!, strength!]),
+    };
+  }
+
+  /** Orders two nodes by their agents' ids (as SQL orders uuids). */
+  private compare(a: number, b: number): number {
+    if (a < this.ordered && b < this.ordered) return a - b;
+    const x = this.ids[a]!;
+    const y = this.ids[b]!;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+
+  /** A node's edges one way: entries `from` to `to` - 1 of the arrays (its packed list's, or the list re-read). */
+  private side(direction: Direction, node: number): Side & { from: number; to: number } {
+    const patched = this.patched[direction].get(node);
+    if (patched) return { ...patched, from: 0, to: patched.other.length };
+    if (node >= this.ordered) return { ...NO_EDGES, from: 0, to: 0 };
+    const { start, other, strength, type } = this.packed[direction];
+    return { other, strength, type, from: start[node]!, to: start[node + 1]! };
+  }
+
+  private number(id: string): number {
+    let node = this.numbers.get(id);
+    if (node === undefined) {
+      node = this.ids.push(id) - 1;
+      this.numbers.set(id, node);
+    }
+    return node;
+  }
+
+  /** One pass: everything loaded again when asked (or patched lists outnumber the agents), else the marked agents re-read. */
+  private async catchUp(): Promise<void> {
+    const upTo = this.heard;
+    const marked = this.marked;
+    this.marked = new Set();
+    try {
+      if (!this.loaded || this.reload || this.patched[OUT].size + this.patched[IN].size > Math.max(10_000, this.ids.length)) {
+        // The load's snapshot is taken after the marks were cleared: it holds every change they named.
+        this.reload = false;
+        await this.load();
+      } else if (marked.size > 0) {
+        await this.reread([...marked]);
+      }
+    } catch (error) {
+      for (const id of marked) this.marked.add(id);
+      throw error;
+    }
+    this.applied = upTo;
+  }
+
+  private async load(): Promise<void> {
+    // Every agent numbered in id order (so comparing numbers compares ids), and every edge as 18 bytes: source and
+    // target numbers, strength, type. Unordered: sorting a million edges took the database 1.4 s more than
+    // sorting each agent's list here.
+    const [row] = await this.runner().query<{ ids: string | null; edges: string | null }>(
+      `WITH n AS MATERIALIZED (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS i FROM agents)
+       SELECT encode((SELECT string_agg(uuid_send(id), ''::bytea ORDER BY i) FROM n), 'hex') AS ids,
+         encode((SELECT string_agg(int4send(s.i) || int4send(t.i) || float8send(e.strength::float8) || int2send((${TYPE_NUMBER})::int2), ''::bytea)
+                 FROM trust_edges e JOIN n s ON s.id = e.source_agent_id JOIN n t ON t.id = e.target_agent_id
+                 WHERE ${KNOWN_TYPE}), 'hex') AS edges`,
+    );
+    const idBytes = Buffer.from(row?.ids ?? '', 'hex');
+    const edgeBytes = Buffer.from(row?.edges ?? '', 'hex');
+    const nodes = idBytes.byteLength / 16;
+    const count = edgeBytes.byteLength / EDGE_BYTES;
+    const source = new Int32Array(count);
+    const target = new Int32Array(count);
+    const strength = new Float64Array(count);
+    const type = new Uint8Array(count);
+    const view = new DataView(edgeBytes.buffer, edgeBytes.byteOffset, edgeBytes.byteLength);
+    for (let e = 0, at = 0; e < count; e++, at += EDGE_BYTES) {
+      source[e] = view.getInt32(at);
+      target[e] = view.getInt32(at + 4);
+      strength[e] = view.getFloat64(at + 8);
+      type[e] = view.getInt16(at + 16);
+    }
+    await breather();
+    const out = pack(nodes, source, target, strength, type);
+    await breather();
+    const into = pack(nodes, target, source, strength, type);
+    // Nothing changes the index between the statement and here but this (one load runs at a time, and notices only mark).
+    this.ids = Array.from({ length: nodes }, (_, i) => uuidText(idBytes, i * 16));
+    this.numbers = new Map(this.ids.map((id, i) => [id, i]));
+    this.ordered = nodes;
+    this.packed = [out, into];
+    this.patched = [new Map(), new Map()];
+    this.loaded = true;
+  }
+
+  /** Reads the edges into `targets` again: their lists in, and the lists out of each source whose edge to one changed. */
+  private async reread(targets: string[]): Promise<void> {
+    const rows = await this.runner().query<{ source: string; target: string; type: number; strength: number }>(
+      `SELECT e.source_agent_id AS source, e.target_agent_id AS target, (${TYPE_NUMBER})::int AS type, e.strength::float8 AS strength
+       FROM trust_edges e WHERE e.target_agent_id = ANY($1::uuid[]) AND ${KNOWN_TYPE}`,
+      [targets],
+    );
+    const into = new Map<string, { source: number; type: number; strength: number }[]>(targets.map((id) => [id, []]));
+    for (const row of rows) {
+      into.get(row.target)?.push({ source: this.number(row.source), type: Number(row.type), strength: Number(row.strength) });
+    }
+    for (const [id, edges] of into) {
+      if (edges.length === 0 && !this.numbers.has(id)) continue;
+      const target = this.number(id);
+      const before = this.side(IN, target);
+      // Sources whose edges to the target were added, removed or changed.
+      const was = new Map<string, number>();
+      for (let r = before.from; r < before.to; r++) was.set(`${before.other[r]}:${before.type[r]}`, before.strength[r]!);
+      const changed = new Set<number>();
+      for (const edge of edges) {
+        const key = `${edge.source}:${edge.type}`;
+        if (was.get(key) !== edge.strength) changed.add(edge.source);
+        was.delete(key);
+      }
+      for (const key of was.keys()) changed.add(Number(key.slice(0, key.indexOf(':'))));
+      this.patched[IN].set(
+        target,
+        this.sorted(edges.map((edge) => ({ other: edge.source, type: edge.type, strength: edge.strength }))),
+      );
+      for (const source of changed) {
+        const out = this.side(OUT, source);
+        const kept: { other: number; type: number; strength: number }[] = [];
+        for (let r = out.from; r < out.to; r++) {
+          if (out.other[r] !== target) kept.push({ other: out.other[r]!, type: out.type[r]!, strength: out.strength[r]! });
+        }
+        for (const edge of edges)
+          if (edge.source === source) kept.push({ other: target, type: edge.type, strength: edge.strength });
+        this.patched[OUT].set(source, this.sorted(kept));
+      }
+    }
+  }
+
+  private sorted(entries: { other: number; type: number; strength: number }[]): Side {
+    entries.sort((a, b) => b.strength - a.strength || this.compare(a.other, b.other) || a.type - b.type);
+    return {
+      other: Int32Array.from(entries, (entry) => entry.other),
+      strength: Float64Array.from(entries, (entry) => entry.strength),
+      type: Uint8Array.from(entries, (entry) => entry.type),
+    };
+  }
+}
+
+/** The running instance's edge index, kept by the change notices of edges (`trust`, `edge`) from its creation on. */
+export const edgeIndex = sharedState('trust.edge-index', (runtime: Runtime) => {
+  const index = new EdgeIndex(() => runtime.database.sql);
+  for (const kind of ['trust', 'edge'] as const) {
+    const stop = runtime.changes.on(kind, (notice) => index.notice(notice.id));
+    runtime.onClose(stop);
+  }
+  return index;
+});
