@@ -42,6 +42,8 @@ type Direction = typeof OUT | typeof IN;
 
 const NO_EDGES: Side = { other: new Int32Array(0), strength: new Float64Array(0), type: new Uint8Array(0) };
 const EMPTY: Packed = { ...NO_EDGES, start: new Int32Array(1) };
+/** Agents marked past which the next reader loads everything again instead. */
+const MAX_MARKED = 5_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The types as numbers (their place in EDGE_TYPES), in SQL. */
 const TYPE_NUMBER = `CASE e.type WHEN 'collaboration' THEN 0 WHEN 'partnership' THEN 1 ELSE 2 END`;
@@ -99,8 +101,13 @@ export class EdgeIndex {
   /** Heeds one change notice: its agent's edges in are re-read before the next answer; no agent, everything. */
   notice(id: string | null): void {
     if (id === null) this.reload = true;
-    else if (UUID.test(id)) this.marked.add(id);
-    else return;
+    else if (!UUID.test(id)) return;
+    else if (this.marked.add(id).size > MAX_MARKED) {
+      // So many agents changed before a graph asked (an instance that serves none, a bulk change) that loading
+      // everything costs less than re-reading them; it also bounds what is kept until then.
+      this.marked.clear();
+      this.reload = true;
+    }
     this.heard++;
   }
 
