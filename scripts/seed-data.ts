@@ -8,6 +8,7 @@
 // Agents are numbered 1..n: agent i has handle agent-i, wallet 0x000...i (digits only, so its own
 // EIP-55 form) and id md5('seed-agent-i'); low numbers are the hubs of a power-law endorsement graph,
 // agents 1-10 and one in 200 are verified, 15% have a tier.
+import { CHANGE_KINDS } from '../server/core/changes';
 import type { Queryable } from '../server/core/db/sql-runner';
 import { refreshAllAgentStats } from '../server/trust/trust-counts';
 import { refreshPropagatedTrust } from '../server/trust/propagated-trust';
@@ -348,6 +349,13 @@ export async function seedDatabase(
        SELECT caller_wallet, count(*), count(*) FILTER (WHERE status = 'success') FROM invocations GROUP BY caller_wallet`,
     );
     await step('mark every agent', `INSERT INTO agent_stats_dirty (agent_id) SELECT id FROM agents`);
+    // The triggers' change notices were off too: a notice of every kind with no id (sent at the commit) has every
+    // running instance drop or reload what it keeps, as after a lost listening connection.
+    await step(
+      'change notices',
+      `SELECT pg_notify('vs_' || lower(current_schema()), json_build_object('kind', k, 'id', NULL)::text) FROM unnest($1::text[]) k`,
+      [[...CHANGE_KINDS]],
+    );
     await runner.query('COMMIT');
   } catch (error) {
     await runner.query('ROLLBACK').catch(() => {});

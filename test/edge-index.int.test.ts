@@ -96,12 +96,24 @@ describe('the edge index', () => {
     // The other end's list changed with it: a hop from 4 follows its edge out at its new strength.
     const index = await edgeIndex().ready();
     expect(index.hop([ids[4]!], 26, 25, 2000).edges).toEqual([[ids[4], ids[0], 'partnership', 0.3]]);
+    // One statement changing a source's edges into two agents: one re-read of both, the source's list out rebuilt once.
+    await app.database.sql.query(
+      `UPDATE trust_edges SET strength = CASE target_agent_id WHEN $2::uuid THEN 0.95 ELSE 0.05 END
+       WHERE source_agent_id = $1 AND target_agent_id IN ($2, $3) AND type = 'trust'`,
+      [ids[0], ids[2], ids[3]],
+    );
+    expect((await edgeIndex().ready()).hop([ids[0]!], 26, 25, 2000).edges.filter(([source]) => source === ids[0])).toEqual([
+      [ids[0], ids[2], 'trust', 0.95],
+      [ids[0], ids[1], 'trust', 0.5],
+      [ids[0], ids[3], 'trust', 0.05],
+    ]);
     await app.database.sql.query('DELETE FROM trust_edges WHERE source_agent_id = $1 AND target_agent_id = $2', [ids[1], ids[2]]);
     expect(await among(1, 2)).toEqual([]);
     expect(index.hop([ids[1]!], 26, 25, 2000).edges).toEqual([[ids[0], ids[1], 'trust', 0.5]]);
   });
 
   it('a notice with no agent reloads every edge', async () => {
+    await edgeIndex().ready();
     // Written with the triggers off (as a notice lost with the listening connection): the index cannot know.
     await app.database.sql.withConnection(async (sql) => {
       await sql.query(`SET session_replication_role = replica`);

@@ -92,7 +92,15 @@ function walkFrom(index: EdgeIndex, centers: string[], depth: number): Walk {
   let frontier = centers;
   for (let level = 1; level <= depth && frontier.length > 0; level++) {
     const room = MAX_NODES - visited.size; // the centers are capped at MAX_NODES
-    const reads = index.hop(frontier, perNodeFor(room, frontier.length) + 1, EDGES_PER_NODE, MAX_EDGES);
+    const perNode = perNodeFor(room, frontier.length);
+    const reads = index.hop(frontier, perNode + 1, EDGES_PER_NODE, MAX_EDGES);
+    if (room === 0 && perNode < EDGES_PER_NODE && 2 * (perNode + 1) * frontier.length <= MAX_EDGES) {
+      // The graph is full: this hop can add no node, and the edges it would keep join visited nodes, which the
+      // answer has anyway (every edge among the nodes, strongest first). All it can tell is whether a node was left
+      // out (it reads no edge past EDGES_PER_NODE, nor more than MAX_EDGES).
+      walk.truncated ||= reads.edges.some((edge) => !visited.has(edge[0]) || !visited.has(edge[1]));
+      break;
+    }
     if (reads.cut) walk.truncated = true;
     const admitted: string[] = [];
     for (const edge of reads.edges) {
@@ -154,8 +162,9 @@ async function computeConnectionGraph(input: { wallet?: Address; depth: number }
 
   let ids: string[];
   if (input.wallet) {
-    const [found, index] = await Promise.all([centersOf(input.wallet), edgeIndex().ready()]);
+    const found = await centersOf(input.wallet);
     if (found.length === 0) throw new ApiError('not_found', 'No agent for this wallet');
+    const index = await edgeIndex().ready();
     // A wallet with more than MAX_NODES agents: its oldest MAX_NODES are the centers, and the graph says it was cut.
     centers = found.slice(0, MAX_NODES);
     const walk = walkFrom(index, centers, input.depth);

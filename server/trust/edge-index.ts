@@ -36,6 +36,13 @@ interface Packed extends Side {
   start: Int32Array;
 }
 
+/** One edge of a list, unpacked: its other end, type and strength. */
+interface Entry {
+  other: number;
+  type: number;
+  strength: number;
+}
+
 const OUT = 0;
 const IN = 1;
 type Direction = typeof OUT | typeof IN;
@@ -197,16 +204,17 @@ export class EdgeIndex {
     const upTo = this.heard;
     const marked = this.marked;
     this.marked = new Set();
+    const reload =
+      !this.loaded || this.reload || this.patched[OUT].size + this.patched[IN].size > Math.max(10_000, this.ids.length);
+    this.reload = false;
     try {
-      if (!this.loaded || this.reload || this.patched[OUT].size + this.patched[IN].size > Math.max(10_000, this.ids.length)) {
-        // The load's snapshot is taken after the marks were cleared: it holds every change they named.
-        this.reload = false;
-        await this.load();
-      } else if (marked.size > 0) {
-        await this.reread([...marked]);
-      }
+      // A load's snapshot is taken after the marks were cleared: it holds every change they named.
+      if (reload) await this.load();
+      else if (marked.size > 0) await this.reread([...marked]);
     } catch (error) {
+      // Nothing asked for is forgotten: the next reader tries again.
       for (const id of marked) this.marked.add(id);
+      this.reload ||= reload;
       throw error;
     }
     this.applied = upTo;
@@ -259,42 +267,50 @@ export class EdgeIndex {
        FROM trust_edges e WHERE e.target_agent_id = ANY($1::uuid[]) AND ${KNOWN_TYPE}`,
       [targets],
     );
-    const into = new Map<string, { source: number; type: number; strength: number }[]>(targets.map((id) => [id, []]));
+    // Each target's edges in, as entries of its list (the other end: the source).
+    const into = new Map<string, Entry[]>(targets.map((id) => [id, []]));
     for (const row of rows) {
-      into.get(row.target)?.push({ source: this.number(row.source), type: Number(row.type), strength: Number(row.strength) });
+      into.get(row.target)?.push({ other: this.number(row.source), type: Number(row.type), strength: Number(row.strength) });
     }
+    // The new lists in; and for each source whose edges to a target were added, removed or changed, those targets
+    // and its edges to them now, so that each source's list out is rebuilt once (an endorser re-judged changes its
+    // edges into every agent it endorsed at once).
+    const changed = new Map<number, Map<number, Entry[]>>();
     for (const [id, edges] of into) {
       if (edges.length === 0 && !this.numbers.has(id)) continue;
       const target = this.number(id);
       const before = this.side(IN, target);
-      // Sources whose edges to the target were added, removed or changed.
       const was = new Map<string, number>();
       for (let r = before.from; r < before.to; r++) was.set(`${before.other[r]}:${before.type[r]}`, before.strength[r]!);
-      const changed = new Set<number>();
+      const sources = new Set<number>();
       for (const edge of edges) {
-        const key = `${edge.source}:${edge.type}`;
-        if (was.get(key) !== edge.strength) changed.add(edge.source);
+        const key = `${edge.other}:${edge.type}`;
+        if (was.get(key) !== edge.strength) sources.add(edge.other);
         was.delete(key);
       }
-      for (const key of was.keys()) changed.add(Number(key.slice(0, key.indexOf(':'))));
-      this.patched[IN].set(
-        target,
-        this.sorted(edges.map((edge) => ({ other: edge.source, type: edge.type, strength: edge.strength }))),
-      );
-      for (const source of changed) {
-        const out = this.side(OUT, source);
-        const kept: { other: number; type: number; strength: number }[] = [];
-        for (let r = out.from; r < out.to; r++) {
-          if (out.other[r] !== target) kept.push({ other: out.other[r]!, type: out.type[r]!, strength: out.strength[r]! });
-        }
-        for (const edge of edges)
-          if (edge.source === source) kept.push({ other: target, type: edge.type, strength: edge.strength });
-        this.patched[OUT].set(source, this.sorted(kept));
+      for (const key of was.keys()) sources.add(Number(key.slice(0, key.indexOf(':'))));
+      for (const source of sources) {
+        let targets = changed.get(source);
+        if (!targets) changed.set(source, (targets = new Map()));
+        targets.set(
+          target,
+          edges.filter((edge) => edge.other === source).map((edge) => ({ ...edge, other: target })),
+        );
       }
+      this.patched[IN].set(target, this.sorted(edges));
+    }
+    for (const [source, targets] of changed) {
+      const out = this.side(OUT, source);
+      const entries: Entry[] = [];
+      for (let r = out.from; r < out.to; r++) {
+        if (!targets.has(out.other[r]!)) entries.push({ other: out.other[r]!, type: out.type[r]!, strength: out.strength[r]! });
+      }
+      for (const now of targets.values()) entries.push(...now);
+      this.patched[OUT].set(source, this.sorted(entries));
     }
   }
 
-  private sorted(entries: { other: number; type: number; strength: number }[]): Side {
+  private sorted(entries: Entry[]): Side {
     entries.sort((a, b) => b.strength - a.strength || this.compare(a.other, b.other) || a.type - b.type);
     return {
       other: Int32Array.from(entries, (entry) => entry.other),
