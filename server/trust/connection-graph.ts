@@ -21,11 +21,12 @@ export const MAX_EDGES = 2000;
 export const OVERVIEW_NODES = 50;
 export const EDGES_PER_NODE = 25;
 
-// At most GRAPH_CONCURRENCY graph computations run at once (each reads its centers, then its nodes,
-// and the first after start waits for the edge index to load), GRAPH_QUEUE more wait; past that a request gets 503 with Retry-After at once, so 50
-// graph requests in flight leave the rest of the pool to every other read. Identical requests in
-// flight share one computation, and answers are kept GRAPH_TTL_MS (dropped on any trust or agent
-// change anywhere), so a popular graph costs one computation per change.
+// At most GRAPH_CONCURRENCY graph computations run at once (each reads its centers, then its
+// nodes; the first after start may wait for the edge index to load), GRAPH_QUEUE more wait; past
+// that a request gets 503 with Retry-After at once, so 50 graph requests in flight leave the rest
+// of the pool to every other read. Identical requests in flight share one computation, and answers
+// are kept GRAPH_TTL_MS (dropped on any trust, agent or edge change anywhere), so a popular graph
+// costs one computation per change.
 export const GRAPH_CONCURRENCY = 3;
 export const GRAPH_QUEUE = 24;
 export const GRAPH_TTL_MS = 30_000;
