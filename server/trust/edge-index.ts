@@ -9,17 +9,16 @@ import { sharedState } from '../core/shared-state';
 // walk and the edges among its nodes take well under a millisecond, and the graph's one statement left reads its nodes.
 //
 // Loaded whole when a serving process starts (server.ts) or on first use, in one statement: every agent's id in id
-// order, every edge as 18 bytes (its ends' numbers, strength, type), unordered; the lists are sorted here, in steps
-// that let the event loop run. Kept exact by the change notices every edge change sends with its target's id
-// (`trust` for an edge added or removed or a trust edge's strength, `edge` for another type's strength: migrations
-// change_notices, edge_strength_notices): a notice marks its agent, and the next reader first re-reads the edges into
-// the marked agents, in one statement, which also corrects the other ends' lists. The instance that writes an edge
-// hears the notice before its statement returns (server/core/changes.ts), so its next graph sees it; others within
-// the notice's delivery. A lost listening connection (a notice with no id) reloads everything, and so do more marks
-// than MAX_MARKED or more re-read lists than agents. At 100,000 agents and 1,000,000 edges the index holds about
-// 40 MB and loads in 1.6 s (1.2 s of it the statement). Ten times that would want the load in parts: one statement's
-// text would then be 360 MB (loading in parts of 10,000 agents was tried, and at this size held 50 MB more of the
-// process's memory than the one statement, in its many buffers).
+// order, and every edge as 18 bytes (its ends' numbers, strength, type), unordered, in rows of LOAD_ROW_AGENTS
+// sources' edges; the lists are sorted here, in steps that let the event loop run. Kept exact by the change notices
+// every edge change sends with its target's id (`trust` for an edge added or removed or a trust edge's strength,
+// `edge` for another type's strength: migrations change_notices, edge_strength_notices): a notice marks its agent,
+// and the next reader first re-reads the edges into the marked agents, in one statement, which also corrects the
+// other ends' lists. The instance that writes an edge hears the notice before its statement returns
+// (server/core/changes.ts), so its next graph sees it; others within the notice's delivery. A lost listening
+// connection (a notice with no id) reloads everything, and so do more marks than MAX_MARKED or more re-read lists
+// than agents. At 100,000 agents and 1,000,000 edges the index holds about 40 MB and loads in 1.6-1.8 s (1.2 s of it
+// the statement). At ten times that size the rows stay bounded, but the index would hold about 270 MB a process.
 
 /** An edge's type; their order is the answers' (the order of the type names). */
 export const EDGE_TYPES = ['collaboration', 'partnership', 'trust'] as const;
@@ -61,6 +60,8 @@ const TYPE_NUMBER = `CASE e.type WHEN 'collaboration' THEN 0 WHEN 'partnership' 
 const KNOWN_TYPE = `e.type IN ('collaboration', 'partnership', 'trust')`;
 /** Bytes of one packed edge: source and target numbers (int4), strength (float8), type (int2). */
 const EDGE_BYTES = 18;
+/** Sources whose edges one row of the load carries (hundreds of thousands of edges at the large preset's density). */
+const LOAD_ROW_AGENTS = 16_384;
 
 /**
  * Packs edges by one end (`node`): each node's list strongest first, then by the other end's number (its id's order)
@@ -226,29 +227,36 @@ export class EdgeIndex {
 
   private async load(): Promise<void> {
     // Every agent numbered in id order (so comparing numbers compares ids), and every edge as 18 bytes: source and
-    // target numbers, strength, type. Unordered: sorting a million edges took the database 1.4 s more than
-    // sorting each agent's list here.
-    const [row] = await this.runner().query<{ ids: string | null; edges: string | null }>(
+    // target numbers, strength, type. Unordered: sorting a million edges took the database 1.4 s more than sorting
+    // each agent's list here. The edges come in rows of LOAD_ROW_AGENTS sources each (7 at the large preset): one
+    // row of 36 MB of text had node-postgres grow its receive buffer to 64 MB, beside the text and its bytes.
+    const rows = await this.runner().query<{ ids: string | null; edges: string | null }>(
       `WITH n AS MATERIALIZED (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS i FROM agents)
-       SELECT (SELECT string_agg(id::text, '' ORDER BY i) FROM n) AS ids,
-         encode((SELECT string_agg(int4send(s.i) || int4send(t.i) || float8send(e.strength::float8) || int2send((${TYPE_NUMBER})::int2), ''::bytea)
-                 FROM trust_edges e JOIN n s ON s.id = e.source_agent_id JOIN n t ON t.id = e.target_agent_id
-                 WHERE ${KNOWN_TYPE}), 'hex') AS edges`,
+       SELECT (SELECT string_agg(id::text, '' ORDER BY i) FROM n) AS ids, NULL AS edges
+       UNION ALL
+       SELECT NULL, encode(string_agg(int4send(s.i) || int4send(t.i) || float8send(e.strength::float8) || int2send((${TYPE_NUMBER})::int2), ''::bytea), 'hex')
+       FROM trust_edges e JOIN n s ON s.id = e.source_agent_id JOIN n t ON t.id = e.target_agent_id
+       WHERE ${KNOWN_TYPE} GROUP BY s.i / ${LOAD_ROW_AGENTS}`,
     );
-    const idText = row?.ids ?? '';
-    const edgeBytes = Buffer.from(row?.edges ?? '', 'hex');
+    const idText = rows.find((row) => row.ids !== null)?.ids ?? '';
     const nodes = idText.length / 36;
-    const count = edgeBytes.byteLength / EDGE_BYTES;
+    const count = rows.reduce((sum, row) => sum + (row.edges?.length ?? 0) / (2 * EDGE_BYTES), 0);
     const source = new Int32Array(count);
     const target = new Int32Array(count);
     const strength = new Float64Array(count);
     const type = new Uint8Array(count);
-    const view = new DataView(edgeBytes.buffer, edgeBytes.byteOffset, edgeBytes.byteLength);
-    for (let e = 0, at = 0; e < count; e++, at += EDGE_BYTES) {
-      source[e] = view.getInt32(at);
-      target[e] = view.getInt32(at + 4);
-      strength[e] = view.getFloat64(at + 8);
-      type[e] = view.getInt16(at + 16);
+    let e = 0;
+    for (const row of rows) {
+      if (row.edges === null) continue;
+      const bytes = Buffer.from(row.edges, 'hex');
+      row.edges = null;
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      for (let at = 0; at < bytes.byteLength; at += EDGE_BYTES, e++) {
+        source[e] = view.getInt32(at);
+        target[e] = view.getInt32(at + 4);
+        strength[e] = view.getFloat64(at + 8);
+        type[e] = view.getInt16(at + 16);
+      }
     }
     await breather();
     const out = pack(nodes, source, target, strength, type);
