@@ -15,7 +15,7 @@
 //   webhook:    a webhook was created or deleted, paused or resumed, or its events changed (migration
 //               webhook_change_notices; id: the webhook)
 //   edge:       a partnership or collaboration edge's strength changed (migration edge_strength_notices; id: its
-//               target), which `trust` does not say; heard by the connection graph's edge index alone
+//               target), which `trust` does not say; heard by the connection graph alone (its edge index and cache)
 export const CHANGE_KINDS = [
   'agent',
   'credential',

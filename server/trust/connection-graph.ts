@@ -162,10 +162,11 @@ async function computeConnectionGraph(input: { wallet?: Address; depth: number }
   const keep = (edge: EdgeRow) => edges.set(`${edge.source}|${edge.target}|${edge.type}`, edge);
 
   let ids: string[];
+  let index: EdgeIndex;
   if (input.wallet) {
     const found = await centersOf(input.wallet);
     if (found.length === 0) throw new ApiError('not_found', 'No agent for this wallet');
-    const index = await edgeIndex().ready();
+    index = await edgeIndex().ready();
     // A wallet with more than MAX_NODES agents: its oldest MAX_NODES are the centers, and the graph says it was cut.
     centers = found.slice(0, MAX_NODES);
     const walk = walkFrom(index, centers, input.depth);
@@ -173,7 +174,7 @@ async function computeConnectionGraph(input: { wallet?: Address; depth: number }
     for (const [source, target, type, strength] of walk.kept) keep({ source, target, type, strength });
     ids = walk.nodes;
   } else {
-    ids = await topTrustedAgentIds(OVERVIEW_NODES, database().sql);
+    [ids, index] = await Promise.all([topTrustedAgentIds(OVERVIEW_NODES, database().sql), edgeIndex().ready()]);
     // a bounded count: is there any agent beyond the ones shown?
     const [beyond] = await database().sql.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM agents LIMIT ${OVERVIEW_NODES + 1}) a`,
@@ -181,12 +182,8 @@ async function computeConnectionGraph(input: { wallet?: Address; depth: number }
     truncated = Number(beyond?.n ?? 0) > ids.length;
   }
   // The walk's edges first (they join the graph up), then the strongest others among its nodes, to MAX_EDGES.
-  const [agents, among] = await Promise.all([
-    nodesOf(ids),
-    edgeIndex()
-      .ready()
-      .then((index) => index.among(ids, MAX_EDGES)),
-  ]);
+  const among = index.among(ids, MAX_EDGES);
+  const agents = await nodesOf(ids);
   truncated ||= among.cut;
   for (const [source, target, type, strength] of among.edges) {
     if (edges.size >= MAX_EDGES) {
